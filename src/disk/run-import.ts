@@ -2,7 +2,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { foldEvents, invalidInput, notFound } from '../core/index.js';
 import type { Store } from '../storage/store.js';
-import { DiskMirror } from './disk-mirror.js';
+import { DiskMirror, type MirrorOptions } from './disk-mirror.js';
 import { readRun, type MissingArtifact, type ReadProblem, type RunRead } from './run-reader.js';
 
 export interface ImportResult {
@@ -117,8 +117,11 @@ export async function rebuildFromDisk(store: Store, runsDir: string) {
   return { runs_dir: runsDir, runs, skipped: runs.filter(skippedAnything).map((r) => r.workflow_id) };
 }
 
-/** `baton export <id> <dir>`: writes a workflow's complete run folder into a new (or empty) folder. */
-export async function exportRun(store: Store, workflowId: string, dir: string) {
+/**
+ * `baton export <id> <dir>`: writes a workflow's complete run folder into a new (or empty) folder; `options` as the
+ * mirror's (its `recoveryPlan`: the recovery.json `baton recover` would say).
+ */
+export async function exportRun(store: Store, workflowId: string, dir: string, options: MirrorOptions = {}) {
   const state = await store.loadState(workflowId);
   if (!state)
     throw notFound(`no workflow ${workflowId}; list them with \`baton list\``, { workflow_id: workflowId });
@@ -130,7 +133,7 @@ export async function exportRun(store: Store, workflowId: string, dir: string) {
   }
   if (entries.length) throw invalidInput(`${dir} is not empty; export into a new or empty folder`);
   const events = await store.readEvents(workflowId);
-  await new DiskMirror(store).write(dir, state, events);
+  await new DiskMirror(store, options).write(dir, state, events);
   return { workflow_id: workflowId, dir, events: events.length };
 }
 

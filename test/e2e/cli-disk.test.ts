@@ -148,7 +148,18 @@ describe('baton CLI: files on disk', () => {
       gitIn(repo, 'commit', '-qm', 'api');
       writeFileSync(join(repo, 'api.ts'), 'export const x = 1;\n');
       await baton('interrupt', '--reason', 'crash');
-      expect(existsSync(join(repo, '.baton', 'runs', id, 'recovery.json'))).toBe(true);
+      const recoveryFile = join(repo, '.baton', 'runs', id, 'recovery.json');
+      expect(existsSync(recoveryFile)).toBe(true);
+      // the run folder, and a copy `baton export` writes, recommend what `baton recover` does: going on, as going
+      // back would move the api commit off the branch and put the change to api.ts away
+      const onDisk: unknown = JSON.parse(readFileSync(recoveryFile, 'utf8'));
+      const recovery = (await baton('recover', '--json')).json<{ recovery: { recommended: string } }>()
+        .recovery;
+      expect(recovery.recommended).toBe('live_state');
+      expect(onDisk).toEqual(recovery);
+      const exported = join(tempDir('baton-export-'), 'run');
+      expect((await baton('export', id, exported)).code).toBe(0);
+      expect(JSON.parse(readFileSync(join(exported, 'recovery.json'), 'utf8'))).toEqual(recovery);
 
       const refused = await baton('recover', '--checkpoint', 'bootstrap');
       expect(refused.code).toBe(3);

@@ -44,7 +44,10 @@ export function registerDiskCommands(program: Command, rt: Runtime) {
     )
     .action(
       action(rt, async ({ client, print }, id: string, dir: string) => {
-        const r = await exportRun(localService(client).store, id, resolve(rt.cwd, dir));
+        const service = localService(client);
+        const r = await exportRun(service.store, id, resolve(rt.cwd, dir), {
+          recoveryPlan: (s) => service.recoveryPlan(s),
+        });
         print(r, () => `exported ${r.workflow_id} (${r.events} events) to ${r.dir}`);
       }),
     );
