@@ -1,35 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
 import { runCli } from '../helpers/cli.js';
+import { holdWriteLock, releaseLocks } from '../helpers/sqlite-lock.js';
 
 // Another program holds the SQLite database's write lock (a `sqlite3` shell with a transaction open, a long import):
 // a command that only reads answers at once, one that writes says, once its wait runs out, what holds it up.
 
-const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-const holders: ChildProcess[] = [];
-afterEach(() => {
-  for (const p of holders.splice(0)) p.kill('SIGKILL');
-});
-
-/** A process of its own that opens `path` and keeps a write transaction open until it is killed. */
-async function holdWriteLock(path: string): Promise<void> {
-  const holder = spawn(
-    process.execPath,
-    [
-      '-e',
-      `const db = new (require(${JSON.stringify(driver)}))(${JSON.stringify(path)}); db.exec('BEGIN IMMEDIATE'); console.log('locked'); setInterval(() => {}, 1000);`,
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  holders.push(holder);
-  await new Promise<void>((resolve, reject) => {
-    holder.stdout!.on('data', (d: Buffer) => d.toString().includes('locked') && resolve());
-    holder.on('exit', (code) => reject(new Error(`the lock holder exited (${code})`)));
-  });
-}
+afterEach(releaseLocks);
 
 describe('a SQLite database another process holds locked', () => {
   it('is read at once; a write says what holds it up and what to do', async () => {

@@ -1,6 +1,5 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import pg from 'pg';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import { agentHooks, hookWorkspace } from '../helpers/hook-workspace.js';
 import { freshPostgresUrl, postgresAdminUrl } from '../helpers/postgres.js';
 import { batonBin } from '../helpers/cli.js';
 import { hermeticEnv } from '../helpers/hermetic-env.js';
+import { holdWriteLock, releaseLocks } from '../helpers/sqlite-lock.js';
 
 // A repository with a workflow in progress in the default SQLite store moves to the team's database (`baton init
 // --save-database`): the workflow stays behind unless it is moved, and init and doctor say so with the commands.
@@ -150,29 +150,7 @@ const kept = (home: string): string | undefined => {
   return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Json).database : undefined;
 };
 
-const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-const holders: ChildProcess[] = [];
-afterEach(() => {
-  for (const p of holders.splice(0)) p.kill('SIGKILL');
-});
-
-/** A process of its own that keeps a write transaction open on the SQLite file `path`; killed to let go. */
-async function holdWriteLock(path: string): Promise<ChildProcess> {
-  const holder = spawn(
-    process.execPath,
-    [
-      '-e',
-      `const db = new (require(${JSON.stringify(driver)}))(${JSON.stringify(path)}); db.exec('BEGIN IMMEDIATE'); console.log('locked'); setInterval(() => {}, 1000);`,
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  holders.push(holder);
-  await new Promise<void>((resolve, reject) => {
-    holder.stdout!.on('data', (d: Buffer) => d.toString().includes('locked') && resolve());
-    holder.on('exit', (code) => reject(new Error(`the lock holder exited (${code})`)));
-  });
-  return holder;
-}
+afterEach(releaseLocks);
 
 describe('moving to another store when the old one cannot be read', () => {
   const init = ['init', '--agent', 'claude-code', '--command', 'baton', '--save-database'];
