@@ -173,7 +173,8 @@ export function registerInitCommands(program: Command, rt: Runtime) {
                 stopped,
               )
             : [];
-        // kept once what was to move is moved: a move that stops keeps nothing, and the hooks stay where the workflows are
+        // kept once what was to move is moved: a move that stops keeps nothing, and the hooks stay where the
+        // workflows are
         const kept = chosen?.keep?.() ?? null;
         const store = chosen
           ? { ...chosen, store: kept?.store ?? chosen.store, saved: kept?.saved ?? null }

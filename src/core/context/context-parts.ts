@@ -479,9 +479,10 @@ export interface LastState {
    * How a last message left things: `asked`, its turn ended on a question to the user ("Should I push?") or handed
    * the next step to their answer ("Reply 'approve' and I'll go on": `endsOnHandoff`), an answer the next session
    * needs; `mid_turn`, the agent went on after it (calls that never returned, or a transcript cut mid-turn) or it ends
-   * announcing its next step ("Let me watch the deploy.": `endsAnnouncing`), so what it announced may not be done; `waiting`, its turn ended waiting on commands it left running in the background (CI
-   * checks, a deploy), never seen to end, and the user has said nothing since: how they ended decides what comes next.
-   * Null otherwise, for a compaction summary, and for what `undone_by` undid.
+   * announcing its next step ("Let me watch the deploy.": `endsAnnouncing`), so what it announced may not be done;
+   * `waiting`, its turn ended waiting on commands it left running in the background (CI checks, a deploy), never seen
+   * to end, and the user has said nothing since: how they ended decides what comes next. Null otherwise, for a
+   * compaction summary, and for what `undone_by` undid.
    */
   left: 'asked' | 'mid_turn' | 'waiting' | null;
   /** The checkpoint `baton recover` went back to after it was said: what it tells of after that checkpoint is undone. */

@@ -3,8 +3,9 @@ import { TimeAgo } from './time-ago.js';
 
 /**
  * What the server's hooks saw beyond the log, as `baton status` says it: the agents gone without a SessionEnd (a
- * crash, a kill or a quit; cut off in the middle of their turn where the status says so, `cut_off`), and the transcripts that grew since Baton last read them with no agent at work to read
- * them (the status's `gone_agents` and `unread_transcripts`).
+ * crash, a kill or a quit; cut off in the middle of their turn where the status says so, `cut_off`), and the
+ * transcripts that grew since Baton last read them with no agent at work to read them (the status's `gone_agents`
+ * and `unread_transcripts`).
  */
 export function AgentWatchBanners({ status }: { status: Status }) {
   return (

@@ -203,7 +203,8 @@ function resolve(
   // a fix may come in a later turn (as it may in a later import: resolveKnown)
   const later = entries.slice(index + 1).filter((e) => e.kind === 'tool_result' && !e.sidechain);
   const fix = later.find((e) => same(e) && succeeded(e));
-  // the very next call, the same, succeeding: a slip fixed at once (a test run passing so is a flaky test, worth telling)
+  // the very next call, the same, succeeding: a slip fixed at once (a test run passing so is a flaky test, worth
+  // telling)
   if (fix)
     return {
       resolution: 'fixed',
