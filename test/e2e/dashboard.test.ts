@@ -143,7 +143,7 @@ describe('dashboard in Chromium', () => {
     const dialog = page.getByRole('dialog', { name: 'Pause workflow' });
     await dialog.waitFor(wait);
     await waitForText(dialog, 'T1 still running');
-    await dialog.getByLabel('Reason (optional)').pressSequentially('end of day');
+    await dialog.getByLabel('Reason (optional)').fill('end of day');
     await shot('03-pause-dialog');
     await dialog.getByRole('button', { name: 'Pause' }).click();
     await toast('success', 'Pause requested: waiting for the task boundary (T1)');
@@ -155,7 +155,7 @@ describe('dashboard in Chromium', () => {
     await page.getByTestId('pause-requested').waitFor({ ...wait, state: 'detached' });
     await waitForText(page.getByTestId('activity'), 'workflow.pause_withdrawn');
     await page.getByRole('button', { name: 'Pause', exact: true }).click();
-    await dialog.getByLabel('Reason (optional)').pressSequentially('end of day');
+    await dialog.getByLabel('Reason (optional)').fill('end of day');
     await dialog.getByRole('button', { name: 'Pause' }).click();
     await waitForText(page.getByTestId('pause-requested'), 'end of day');
   });

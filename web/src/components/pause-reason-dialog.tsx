@@ -17,8 +17,9 @@ interface Props {
 export function PauseReasonDialog({ open, busy, running, waits, onClose, onConfirm }: Props) {
   const [reason, setReason] = useState('');
   const [force, setForce] = useState(false);
+  // cleared once it closes, not as it opens: a reset at opening could land after the first keystrokes
   useEffect(() => {
-    if (!open) return;
+    if (open) return;
     setReason('');
     setForce(false);
   }, [open]);
