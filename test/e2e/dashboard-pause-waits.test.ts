@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertDashboardBuilt, launchChromium, waitForText } from '../helpers/browser.js';
 import { corpusPath } from '../helpers/corpus.js';
-import { hookWorkspace } from '../helpers/hook-workspace.js';
+import { hookWorkspace, stepsSession } from '../helpers/hook-workspace.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server.js';
 
 // The pause dialog, the toast and the banner say what the server decided a pause waits for (`pause_waits_for`),
@@ -26,21 +26,9 @@ describe('dashboard: what a pause waits for is what the server says', () => {
 
   /** A workspace with `baton` and the hooks of a Claude Code conversation that keeps its own list (TodoWrite). */
   const workspace = () => {
-    const { repo, baton, env } = hookWorkspace();
-    const hook = (event: string, more: Record<string, unknown> = {}) =>
-      baton(
-        ['hook', event],
-        JSON.stringify({ session_id: 'S1', cwd: repo, hook_event_name: event, ...more }),
-      );
-    const todo = (id: string, ...statuses: string[]) =>
-      hook('PostToolUse', {
-        tool_name: 'TodoWrite',
-        tool_use_id: id,
-        tool_input: {
-          todos: statuses.map((st, i) => ({ content: `Step ${i + 1}`, status: st, activeForm: 'x' })),
-        },
-        tool_response: {},
-      });
+    const ws = hookWorkspace();
+    const { repo, baton, env } = ws;
+    const { hook, todo } = stepsSession(ws);
     const status = async () => (await baton(['status', '--json'])).json<Json>();
     const serve = async () => {
       const server = await startServerProcess(env.BATON_HOME, { cwd: repo });

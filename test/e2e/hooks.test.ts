@@ -7,7 +7,7 @@ import { corpusPath } from '../helpers/corpus.js';
 import { claudeTool } from '../helpers/transcript-lines.js';
 import { codexHook } from '../helpers/codex-conversation.js';
 import { gitIn, tempDir } from '../helpers/git-repo.js';
-import { hookWorkspace, type Baton, agentHooks } from '../helpers/hook-workspace.js';
+import { hookWorkspace, type Baton, agentHooks, stepsSession } from '../helpers/hook-workspace.js';
 
 /** A real hook payload from the corpus, pointed at a temporary repository (unknown fields kept as they are). */
 function payload(file: string, index: number, cwd: string, extra: Record<string, unknown> = {}) {
@@ -542,25 +542,6 @@ describe('an older TaskUpdate whose hook never reached Baton', () => {
     expect((await status()).next_task?.id).toBe('T1');
   });
 });
-
-/** Session S1's hooks in a workspace, and its TodoWrite of steps ("Step 1", ...) with these statuses. */
-function stepsSession(ws: { repo: string; baton: ReturnType<typeof workspace>['baton'] }) {
-  const hook = (event: string, more: Record<string, unknown>) =>
-    ws.baton(
-      ['hook', event],
-      JSON.stringify({ session_id: 'S1', cwd: ws.repo, hook_event_name: event, ...more }),
-    );
-  const todo = (id: string, ...statuses: string[]) =>
-    hook('PostToolUse', {
-      tool_name: 'TodoWrite',
-      tool_use_id: id,
-      tool_input: {
-        todos: statuses.map((st, i) => ({ content: `Step ${i + 1}`, status: st, activeForm: 'x' })),
-      },
-      tool_response: {},
-    });
-  return { hook, todo };
-}
 
 describe('a pause asked for while the agent works through its own task list', () => {
   it('takes effect at the boundary the list reaches, tells the user, and the next prompt resumes', async () => {

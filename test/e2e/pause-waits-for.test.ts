@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hookWorkspace } from '../helpers/hook-workspace.js';
+import { hookWorkspace, stepsSession } from '../helpers/hook-workspace.js';
 
 // What a pause waits for is decided once (core `pauseWaitsFor`): `baton pause`, `baton status` and its `--json`
 // (`pause_waits_for`) say the one answer, whatever state the request meets.
@@ -8,18 +8,9 @@ type Json = Record<string, any>;
 
 /** A Claude Code conversation the hooks follow, whose agent keeps its own task list (TodoWrite). */
 function followed() {
-  const { repo, baton } = hookWorkspace();
-  const hook = (event: string, more: Record<string, unknown> = {}) =>
-    baton(['hook', event], JSON.stringify({ session_id: 'S1', cwd: repo, hook_event_name: event, ...more }));
-  const todo = (id: string, ...statuses: string[]) =>
-    hook('PostToolUse', {
-      tool_name: 'TodoWrite',
-      tool_use_id: id,
-      tool_input: {
-        todos: statuses.map((st, i) => ({ content: `Step ${i + 1}`, status: st, activeForm: 'x' })),
-      },
-      tool_response: {},
-    });
+  const ws = hookWorkspace();
+  const { baton } = ws;
+  const { hook, todo } = stepsSession(ws);
   const status = async () => (await baton(['status', '--json'])).json<Json>();
   return { baton, hook, todo, status };
 }

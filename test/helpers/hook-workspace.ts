@@ -23,3 +23,21 @@ export const agentHooks =
   (baton: Baton, fixed: Record<string, unknown>) =>
   (event: string, fields: Record<string, unknown> = {}) =>
     baton(['hook', event], JSON.stringify({ ...fixed, hook_event_name: event, ...fields }));
+
+/**
+ * Session S1's hooks in a workspace (`hook(event, fields)`), and its TodoWrite of steps ("Step 1", ...) with these
+ * statuses (`todo(tool_use_id, ...statuses)`): a Claude Code conversation whose agent keeps its own task list.
+ */
+export function stepsSession(ws: { repo: string; baton: Baton }) {
+  const hook = agentHooks(ws.baton, { session_id: 'S1', cwd: ws.repo });
+  const todo = (id: string, ...statuses: string[]) =>
+    hook('PostToolUse', {
+      tool_name: 'TodoWrite',
+      tool_use_id: id,
+      tool_input: {
+        todos: statuses.map((st, i) => ({ content: `Step ${i + 1}`, status: st, activeForm: 'x' })),
+      },
+      tool_response: {},
+    });
+  return { hook, todo };
+}
