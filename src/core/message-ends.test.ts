@@ -77,6 +77,13 @@ describe('endsOnHandoff', () => {
       '**다음 단계**: 수정된 설계안에 대한 승인이 필요합니다. 승인 후 Plan → Implement로 진행합니다.',
       "Let me know if this looks good and I'll start implementing.",
       'Awaiting approval before implementing.',
+      // a question that asks leave to go on with the work itself, after files were written
+      'Wrote the plan to docs/plan.md. Ready to proceed with implementation?',
+      'The schema and migration are in place. Shall I start implementing the handlers?',
+      'Converted 4 of 9 files. Should I continue with the remaining five?',
+      'Plan above. Proceed?',
+      '**Want me to go ahead with phase 2?**',
+      '설계 문서를 작성했습니다. 구현을 진행할까요?',
     ])
       expect(endsOnHandoff(handoff), handoff).toBe(true);
   });
@@ -105,6 +112,8 @@ describe('endsOnHandoff', () => {
       "Tell me what you'd like to work on next.",
       'Merged the PR with your approval from earlier.',
       'Confirm the deploy looks right on staging.',
+      'Done and pushed. Shall I add tests for it?',
+      'All three tasks are done. Want me to move on to the next ticket?',
     ])
       expect(endsOnHandoff(closing), closing).toBe(false);
   });

@@ -86,6 +86,14 @@ const koreanStep =
   /(?:진행|넘어가|넘어갑|시작|머지|배포|구현|적용|커밋|푸시|아카이브|릴리스|작성)[^.!?\n]*?(?:합니다|하겠습니다|겠습니다|할게요|갑니다)[.!]?$/;
 
 /**
+ * A question that asks leave to go on with the work itself ("Ready to proceed with implementation?", "Shall I start
+ * implementing?", "Should I continue with the remaining files?", "Proceed?"): the step is the agent's own, held for
+ * the user's word, whatever it wrote before; not an offer of more ("Want me to push it?", "Shall I add tests?").
+ */
+const goAheadAsked =
+  /^(?:(?:so|ok(?:ay)?|and|now),?\s+)?(?:(?:are you |is it |)(?:ready|ok(?:ay)?|good|fine|alright) (?:for me )?to |(?:shall|should|can|may) (?:I|we) |(?:do you )?want me to |would you like me to |is it ok(?:ay)? if I )?(?:proceed|continue|go ahead|go on|carry on|start|begin|move on|get started|implement)\b[^?]*\?/i;
+
+/**
  * The ways agents hand the next step to the user's answer without a question mark, as real sessions say them: what to
  * answer ("Reply 'approve' and I'll go on to the Plan step", "Say the word and I'll deploy", "Reply with a number to
  * view details", "Paste the screenshots when ready"), when they go on ("Let me know when you want me to push", "Ready
@@ -96,6 +104,12 @@ const koreanStep =
  * deploy looks right on staging" and "Once you've reviewed it, you can merge" leave the next step to the user.
  */
 const handoffs: ((sentence: string) => boolean)[] = [
+  (t) =>
+    goAheadAsked.test(t) && !/\b(?:next|another|new|other)\s+(?:ticket|issue|task|project|thing)\b/i.test(t),
+  (t) =>
+    /(?:진행|시작|구현|넘어가|계속)[^?\n]{0,12}(?:할까요|해도 될까요|하시겠습니까|해도 괜찮을까요)\s*\?/.test(
+      t,
+    ),
   (t) =>
     /^(?:please\s+|just\s+)?(?:reply|respond|say\s+(?:the word|so|[`'"“])|type\s+[`'"“]|paste\s+(?:the|your|it|them)|give me the\s+(?:go|word|ok))/i.test(
       t,
@@ -121,8 +135,8 @@ const handoffs: ((sentence: string) => boolean)[] = [
 ];
 
 /**
- * Whether a message ends handing the next step to the user's answer without asking a question (`handoffs`): the
- * work waits on that answer as on a question, whatever the agent did before it. An offer of more on a condition of
+ * Whether a message ends handing the next step to the user's answer (`handoffs`: without a question mark, or asking
+ * leave to go on, `goAheadAsked`): the work waits on that answer as on a question, whatever the agent did before it. An offer of more on a condition of
  * the user's wish (`optional`) is none, as an offer that closes an answer with a "?" is none (`endsOnOffer`).
  */
 export function endsOnHandoff(text: string): boolean {

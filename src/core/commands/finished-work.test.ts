@@ -233,7 +233,7 @@ describe('finishedWork', () => {
     );
   });
 
-  it('is not over when its last turn handed the next step to the user without a "?"; an optional extra is no handoff', () => {
+  it('is not over when its last turn handed the next step to the user, with or without a "?"; an offer of more is no handoff', () => {
     const answeredWith = (text: string, tasks: string[]) => {
       const d = next(followed(tasks));
       recordRequest(d, { text: 'migrate to the MCP SDK 2.0', at: later(1), source: 'claude-code:hook' });
@@ -250,6 +250,8 @@ describe('finishedWork', () => {
       "The design is in docs/design.md. Reply 'approve' and I'll go on to the Plan step.",
       '현재 **Design 게이트에서 사용자 승인 대기 중**입니다. "승인"이라고 답변해주시면 Plan 단계로 진행합니다.',
       'PR #233 is green. Waiting for your go-ahead before I merge.',
+      // a question asking leave to go on with the work, after the design was written
+      'The design is in docs/design.md. Ready to proceed with implementation?',
     ]) {
       expect(answeredWith(gate, []), gate).toBeNull();
       expect(answeredWith(gate, ['completed']), gate).toBeNull();
@@ -259,6 +261,9 @@ describe('finishedWork', () => {
     );
     expect(answeredWith("Migrated. Let me know if you'd like me to open a PR.", ['completed'])).toBe(
       'its task is done and Claude Code session s1 ended (the user quit)',
+    );
+    expect(answeredWith('Migrated. Shall I add tests for it?', [])).toBe(
+      "the user's last request was answered and Claude Code session s1 ended (the user quit)",
     );
   });
 

@@ -31,9 +31,9 @@ export type ConversationsOver = Readonly<Record<string, string>>;
  * without a list, the user's last request answered: the agent's last message came after it), no test is failing, no
  * pause is asked for, no usage limit stopped its last turn, its last turn left nothing it waits on (`awaitedAfter`: a
  * command left running in the background, sub-agents that had not answered; `endsWaitingOn`: a CI run its words say
- * it waits on; `endsOnHandoff`: the user's answer to "Reply 'approve' and I'll go on"), and the last agent session
- * ended (its SessionEnd hook came: the user quit or cleared it; or its conversation is in `over` and its last turn
- * ended) or nothing happened in the workflow for FINISHED_IDLE_MS. An open error holds it, unless the agent went on
+ * it waits on; `endsOnHandoff`: the user's answer to "Reply 'approve' and I'll go on" or "Ready to proceed?"), and
+ * the last agent session ended (its SessionEnd hook came: the user quit or cleared it; or its conversation is in
+ * `over` and its last turn ended) or nothing happened in the workflow for FINISHED_IDLE_MS. An open error holds it, unless the agent went on
  * past every one (`wentOnPast`) before its session ended or the workflow went quiet: then the reason names them. A new
  * conversation (or a `/clear`) then starts a new workflow (shown what the finished one did) instead of being told to
  * continue finished work; a compaction, a `--resume`, a task left open, a request the agent never answered or an
