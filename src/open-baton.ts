@@ -44,7 +44,8 @@ export interface LocalServiceScope {
  * The service on the local store with every adapter (git, the tokenizer, the task logs of `baton run`) and the
  * run-folder mirror, which first catches up the folders that lag the database. The one recipe of the CLI (`baton
  * run` and `baton serve` included) and the library; `warn` gets the lines a person should see (a folder ahead of
- * the database, a folder that cannot be written, a crashed driver handled).
+ * the database, a folder that cannot be written, a crashed driver handled, a write waiting for another process's
+ * SQLite write lock).
  */
 export async function openLocalService(
   settings: Settings,
@@ -55,6 +56,7 @@ export async function openLocalService(
   const store = await openStore({
     database: settings.database,
     durability: settings.durability,
+    onLockWait: (line) => warn(`baton: ${line}`),
     ...(scope.storeAnswerWithinMs === undefined ? {} : { answerWithinMs: scope.storeAnswerWithinMs }),
   });
   const service = new BatonService(store, git, {

@@ -7,6 +7,8 @@ export interface OpenStoreOptions {
   durability?: Durability;
   /** PostgreSQL: give up on a server that does not answer a first connection within this (PostgresOptions). */
   answerWithinMs?: number;
+  /** SQLite: where a write that waits for another process's write lock says so (default: standard error). */
+  onLockWait?: (line: string) => void;
 }
 
 import { isPostgresUrl } from '../core/database-url.js';
@@ -24,7 +26,10 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   }
   const { SqliteStore } = await import('./sqlite/sqlite-store.js');
   try {
-    return new SqliteStore(options.database, { durability: options.durability });
+    return new SqliteStore(options.database, {
+      durability: options.durability,
+      ...(options.onLockWait ? { onLockWait: options.onLockWait } : {}),
+    });
   } catch (e) {
     throw sqliteDriverError(e);
   }

@@ -6,14 +6,17 @@ const holders: ChildProcess[] = [];
 
 /**
  * Another program holding a SQLite file's write lock (a `sqlite3` shell with a transaction open, a long import): a
- * process of its own that opens `path` and keeps a write transaction open until it is killed (`releaseLocks`).
+ * process of its own that opens `path` and keeps a write transaction open until it is killed (`releaseLocks`), or,
+ * with `forMs`, until it ends that transaction itself (a write of this process blocks its event loop while it waits,
+ * so no timer here could end it).
  */
-export async function holdWriteLock(path: string): Promise<ChildProcess> {
+export async function holdWriteLock(path: string, opts: { forMs?: number } = {}): Promise<ChildProcess> {
+  const release = opts.forMs === undefined ? '' : `setTimeout(() => db.exec('ROLLBACK'), ${opts.forMs});`;
   const holder = spawn(
     process.execPath,
     [
       '-e',
-      `const db = new (require(${JSON.stringify(driver)}))(${JSON.stringify(path)}); db.exec('BEGIN IMMEDIATE'); console.log('locked'); setInterval(() => {}, 1000);`,
+      `const db = new (require(${JSON.stringify(driver)}))(${JSON.stringify(path)}); db.exec('BEGIN IMMEDIATE'); console.log('locked'); ${release} setInterval(() => {}, 1000);`,
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );

@@ -25,17 +25,21 @@ export function openFailure(location: string, e: unknown): BatonError {
  * nor what to do.
  */
 export function writeFailure(location: string, e: unknown): unknown {
+  return isBusy(e) ? failure('write to', location, e) : e;
+}
+
+/** SQLite's answer that another connection holds the lock this one needs (SQLITE_BUSY and its extended codes). */
+export function isBusy(e: unknown): boolean {
   const code = (e as { code?: unknown })?.code;
-  return typeof code === 'string' && code.startsWith('SQLITE_BUSY') ? failure('write to', location, e) : e;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 }
 
 function failure(doing: 'open' | 'write to', location: string, e: unknown): BatonError {
   const code = (e as { code?: unknown })?.code;
   const denied = typeof code === 'string' && (refused.has(code) || code.startsWith('SQLITE_READONLY'));
-  const busy = typeof code === 'string' && code.startsWith('SQLITE_BUSY');
   const cause = denied
     ? 'denied'
-    : busy
+    : isBusy(e)
       ? 'busy'
       : typeof code === 'string' && damaged.has(code)
         ? 'damaged'

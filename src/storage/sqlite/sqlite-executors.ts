@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { ExecutorPatch, ExecutorRegistry, ExecutorRow, ExecutorStatus } from '../executor-registry.js';
+import type { WriteLock } from './write-lock.js';
 
 type DbRow = Omit<ExecutorRow, 'supports_session_resume' | 'supports_workspace_only'> & {
   supports_session_resume: number;
@@ -23,15 +24,18 @@ const columns = /^[a-z_]+$/;
 
 /** `executors_running` on SQLite (the same file as the event log). */
 export class SqliteExecutors implements ExecutorRegistry {
-  constructor(private readonly db: Database.Database) {}
+  private readonly db: Database.Database;
+
+  constructor(private readonly lock: WriteLock) {
+    this.db = lock.db;
+  }
 
   async insert(row: ExecutorRow): Promise<void> {
     const keys = Object.keys(row);
-    this.db
-      .prepare(
-        `INSERT INTO executors_running (${keys.join(', ')}) VALUES (${keys.map((k) => '@' + k).join(', ')})`,
-      )
-      .run(toDb(row));
+    const insert = this.db.prepare(
+      `INSERT INTO executors_running (${keys.join(', ')}) VALUES (${keys.map((k) => '@' + k).join(', ')})`,
+    );
+    this.lock.write(() => insert.run(toDb(row)));
   }
 
   async get(id: string): Promise<ExecutorRow | null> {
@@ -62,14 +66,15 @@ export class SqliteExecutors implements ExecutorRegistry {
   async update(id: string, patch: ExecutorPatch): Promise<void> {
     const keys = Object.keys(patch).filter((k) => columns.test(k));
     if (keys.length === 0) return;
-    this.db
-      .prepare(`UPDATE executors_running SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id`)
-      .run({ ...toDb(patch), id });
+    const update = this.db.prepare(
+      `UPDATE executors_running SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id`,
+    );
+    this.lock.write(() => update.run({ ...toDb(patch), id }));
   }
 
   async updateMany(patches: readonly { id: string; patch: ExecutorPatch }[]): Promise<void> {
     const cache = new Map<string, Database.Statement>();
-    this.db.transaction(() => {
+    const updateAll = this.db.transaction(() => {
       for (const { id, patch } of patches) {
         const keys = Object.keys(patch).filter((k) => columns.test(k));
         if (keys.length === 0) continue;
@@ -78,29 +83,28 @@ export class SqliteExecutors implements ExecutorRegistry {
         if (!stmt) cache.set(sql, (stmt = this.db.prepare(sql)));
         stmt.run({ ...toDb(patch), id });
       }
-    })();
+    });
+    // immediate: the lock taken before the first update, never refused between two of them
+    this.lock.write(() => updateAll.immediate());
   }
 
   async claimExecution(id: string, expected: string | null, next: string, owner: string, at: string) {
-    const r = this.db
-      .prepare(
-        `UPDATE executors_running SET execution_id = @next, owner = @owner, status = 'starting', updated_at = @at,
-           last_seen_at = @at WHERE id = @id AND execution_id IS @expected`,
-      )
-      .run({ id, expected, next, owner, at });
-    return r.changes === 1;
+    const claim = this.db.prepare(
+      `UPDATE executors_running SET execution_id = @next, owner = @owner, status = 'starting', updated_at = @at,
+         last_seen_at = @at WHERE id = @id AND execution_id IS @expected`,
+    );
+    return this.lock.write(() => claim.run({ id, expected, next, owner, at })).changes === 1;
   }
 
   async saveToken(id: string, executionId: string, token: string, at: string) {
-    const r = this.db
-      .prepare(
-        'UPDATE executors_running SET resume_token = ?, updated_at = ? WHERE id = ? AND execution_id = ?',
-      )
-      .run(token, at, id, executionId);
-    return r.changes === 1;
+    const save = this.db.prepare(
+      'UPDATE executors_running SET resume_token = ?, updated_at = ? WHERE id = ? AND execution_id = ?',
+    );
+    return this.lock.write(() => save.run(token, at, id, executionId)).changes === 1;
   }
 
   async heartbeat(id: string, at: string): Promise<void> {
-    this.db.prepare('UPDATE executors_running SET last_seen_at = ? WHERE id = ?').run(at, id);
+    const beat = this.db.prepare('UPDATE executors_running SET last_seen_at = ? WHERE id = ?');
+    this.lock.write(() => beat.run(at, id));
   }
 }

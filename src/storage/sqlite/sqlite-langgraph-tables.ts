@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import {
   lgCheckpointColumns,
   type LangGraphTables,
@@ -11,9 +11,9 @@ import {
   type LgWriteRow,
 } from '../langgraph-tables.js';
 import { preparePrivateDatabase } from '../private-files.js';
-import { retryWhileBusy } from './busy-setup.js';
 import { migrateSqlite } from './migrate.js';
 import { openFailure } from './open-failure.js';
+import { WriteLock, type WriteLockOptions } from './write-lock.js';
 
 /** JSON written whole, and appended runs (`,e...`), are valid UTF-8: read as text, they need no decoding later. */
 const blobColumns = `b.channel, b.version, b.type, b.base_version, b.prefix_len, b.suffix_len,
@@ -25,6 +25,7 @@ const blobColumns = `b.channel, b.version, b.type, b.base_version, b.prefix_len,
 export class SqliteLangGraphTables implements LangGraphTables {
   readonly dialect = 'sqlite' as const;
   private readonly db: Database.Database;
+  private readonly lock: WriteLock;
   private readonly stmts;
   private readonly listStmts = new Map<string, Database.Statement>();
   private readonly putCheckpointTx: Database.Transaction<
@@ -36,13 +37,13 @@ export class SqliteLangGraphTables implements LangGraphTables {
 
   constructor(
     readonly location: string,
-    options: LangGraphTablesOptions & { busyTimeoutMs?: number } = {},
+    options: LangGraphTablesOptions & WriteLockOptions = {},
   ) {
     try {
       preparePrivateDatabase(location);
-      const busyMs = options.busyTimeoutMs ?? 10_000;
-      const db = (this.db = new Database(location, { timeout: busyMs }));
-      retryWhileBusy(busyMs, () => {
+      this.lock = new WriteLock(location, options);
+      const db = (this.db = this.lock.db);
+      this.lock.waitFor(() => {
         db.pragma('journal_mode = WAL');
         db.pragma(`synchronous = ${options.durability === 'normal' ? 'NORMAL' : 'FULL'}`);
         migrateSqlite(db);
@@ -111,11 +112,12 @@ export class SqliteLangGraphTables implements LangGraphTables {
   }
 
   async putCheckpoint(row: LgCheckpointRow, blobs: readonly LgBlobRow[]): Promise<void> {
-    this.putCheckpointTx.immediate(row, blobs);
+    this.lock.write(() => this.putCheckpointTx.immediate(row, blobs));
   }
 
   async putWrites(rows: readonly LgWriteRow[], mode: 'insert' | 'upsert'): Promise<void> {
-    this.putWritesTx.immediate(rows, mode === 'upsert' ? this.stmts.upsertWrite : this.stmts.insertWrite);
+    const stmt = mode === 'upsert' ? this.stmts.upsertWrite : this.stmts.insertWrite;
+    this.lock.write(() => this.putWritesTx.immediate(rows, stmt));
   }
 
   async getCheckpoint(threadId: string, ns: string, checkpointId?: string) {
@@ -171,17 +173,23 @@ export class SqliteLangGraphTables implements LangGraphTables {
   }
 
   async deleteThread(threadId: string): Promise<void> {
-    this.db
-      .transaction(() => {
-        this.stmts.deleteCheckpoints.run(threadId);
-        this.stmts.deleteBlobs.run(threadId);
-        this.stmts.deleteWrites.run(threadId);
-      })
-      .immediate();
+    this.lock.write(() =>
+      this.db
+        .transaction(() => {
+          this.stmts.deleteCheckpoints.run(threadId);
+          this.stmts.deleteBlobs.run(threadId);
+          this.stmts.deleteWrites.run(threadId);
+        })
+        .immediate(),
+    );
   }
 
   async clear(): Promise<void> {
-    this.db.exec('DELETE FROM lg_checkpoints; DELETE FROM lg_blobs; DELETE FROM lg_writes;');
+    // one transaction: the three tables emptied together or not at all
+    const clear = this.db.transaction(() =>
+      this.db.exec('DELETE FROM lg_checkpoints; DELETE FROM lg_blobs; DELETE FROM lg_writes;'),
+    );
+    this.lock.write(() => clear.immediate());
   }
 
   async close(): Promise<void> {

@@ -8,6 +8,7 @@ import {
   type LeaseRegistry,
 } from '../lease-registry.js';
 import { BatonError } from '../../core/index.js';
+import type { WriteLock } from './write-lock.js';
 
 /** The store's clock in milliseconds: SQLite's own `now`, the same for every process on this file. */
 export const NOW = "CAST(ROUND((julianday('now') - 2440587.5) * 86400000) AS INTEGER)";
@@ -17,9 +18,11 @@ export const NOW = "CAST(ROUND((julianday('now') - 2440587.5) * 86400000) AS INT
  * so two processes asking for one lease at once cannot both get it.
  */
 export class SqliteLeases implements LeaseRegistry {
+  private readonly db: Database.Database;
   private readonly stmts;
 
-  constructor(private readonly db: Database.Database) {
+  constructor(private readonly lock: WriteLock) {
+    const db = (this.db = lock.db);
     this.stmts = {
       upsert: db.prepare(
         `INSERT INTO workflow_leases (workflow_id, owner, host, pid, pid_start_time, kind, command, acquired_at,
@@ -56,7 +59,9 @@ export class SqliteLeases implements LeaseRegistry {
     ttlMs: number,
     opts: AcquireOptions = {},
   ): Promise<{ acquired: boolean; lease: Lease }> {
-    return this.db.transaction(() => this.acquireNow(workflowId, holder, ttlMs, opts)).immediate();
+    return this.lock.write(() =>
+      this.db.transaction(() => this.acquireNow(workflowId, holder, ttlMs, opts)).immediate(),
+    );
   }
 
   /** `acquire` inside a transaction the caller holds (the work queue's claim). */
@@ -80,22 +85,24 @@ export class SqliteLeases implements LeaseRegistry {
   }
 
   async renew(workflowId: string, owner: string, ttlMs: number): Promise<Lease | null> {
-    return this.db
-      .transaction(() => {
-        const r = this.stmts.renew.run({
-          workflow_id: workflowId,
-          owner,
-          ttl: Math.max(0, Math.round(ttlMs)),
-        });
-        if (r.changes !== 1) return null;
-        const row = this.stmts.get.get(workflowId);
-        return row ? leaseFromRow(row) : null;
-      })
-      .immediate();
+    return this.lock.write(() =>
+      this.db
+        .transaction(() => {
+          const r = this.stmts.renew.run({
+            workflow_id: workflowId,
+            owner,
+            ttl: Math.max(0, Math.round(ttlMs)),
+          });
+          if (r.changes !== 1) return null;
+          const row = this.stmts.get.get(workflowId);
+          return row ? leaseFromRow(row) : null;
+        })
+        .immediate(),
+    );
   }
 
   async release(workflowId: string, owner: string): Promise<boolean> {
-    return this.stmts.release.run(workflowId, owner).changes === 1;
+    return this.lock.write(() => this.stmts.release.run(workflowId, owner)).changes === 1;
   }
 
   async get(workflowId: string): Promise<Lease | null> {

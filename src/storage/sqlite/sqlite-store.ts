@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { type BatonEvent, type RecordKind, type RecordRow, type WorkflowState } from '../../core/index.js';
 import { SqliteExecutors } from './sqlite-executors.js';
 import { SqliteLeases } from './sqlite-leases.js';
@@ -21,24 +21,25 @@ import {
   type RecordDbRow,
 } from '../rows.js';
 import { preparePrivateDatabase } from '../private-files.js';
-import { retryWhileBusy } from './busy-setup.js';
 import { migrateSqlite } from './migrate.js';
 import { BatchWriter } from './batch-writer.js';
 import { StateCache } from './state-cache.js';
-import { openFailure, writeFailure } from './open-failure.js';
+import { openFailure } from './open-failure.js';
+import { WriteLock, type WriteLockOptions } from './write-lock.js';
 
-export interface SqliteOptions {
+export interface SqliteOptions extends WriteLockOptions {
   durability?: Durability;
-  busyTimeoutMs?: number;
 }
 
 /**
  * The embedded store: one SQLite file in WAL mode. Safe for several processes on one file (the CLI beside a
- * server): writers take the write lock up front (BEGIN IMMEDIATE) and wait up to the busy timeout for it.
+ * server): writers take the write lock up front (BEGIN IMMEDIATE) and wait up to the busy timeout for it, every
+ * write of the store and its registries through one WriteLock.
  */
 export class SqliteStore implements Store {
   readonly dialect = 'sqlite' as const;
   private readonly db: Database.Database;
+  private readonly lock: WriteLock;
   readonly executors: SqliteExecutors;
   readonly leases: SqliteLeases;
   readonly workQueue: SqliteWorkQueue;
@@ -53,9 +54,9 @@ export class SqliteStore implements Store {
   ) {
     try {
       preparePrivateDatabase(location);
-      const busyMs = options.busyTimeoutMs ?? 10_000;
-      const db = (this.db = new Database(location, { timeout: busyMs }));
-      retryWhileBusy(busyMs, () => {
+      this.lock = new WriteLock(location, options);
+      const db = (this.db = this.lock.db);
+      this.lock.waitFor(() => {
         db.pragma('journal_mode = WAL');
         db.pragma(`synchronous = ${options.durability === 'normal' ? 'NORMAL' : 'FULL'}`);
         // Checkpoint the WAL every ~40 MB rather than every 4 MB: big transactions (startup recovery, imports) then
@@ -68,10 +69,10 @@ export class SqliteStore implements Store {
       throw openFailure(location, e);
     }
     const db = this.db;
-    this.executors = new SqliteExecutors(db);
-    this.leases = new SqliteLeases(db);
-    this.workQueue = new SqliteWorkQueue(db, this.leases);
-    this.workers = new SqliteWorkers(db);
+    this.executors = new SqliteExecutors(this.lock);
+    this.leases = new SqliteLeases(this.lock);
+    this.workQueue = new SqliteWorkQueue(this.lock, this.leases);
+    this.workers = new SqliteWorkers(this.lock);
     this.writer = new BatchWriter(db);
     this.stmts = {
       // The state only when the row changed since this process last saw it (its rev differs).
@@ -113,12 +114,7 @@ export class SqliteStore implements Store {
 
   /** Commits batches in one transaction; once it is durable, their states are the ones this process knows. */
   private commitTx(batches: readonly CommitBatch[]): void {
-    let revs: number[];
-    try {
-      revs = this.writeAll.immediate(batches);
-    } catch (e) {
-      throw writeFailure(this.location, e);
-    }
+    const revs = this.lock.write(() => this.writeAll.immediate(batches));
     batches.forEach((b, i) => this.cache.set(b.workflowId, revs[i]!, b.state));
   }
   private get writeAll() {
@@ -208,7 +204,7 @@ export class SqliteStore implements Store {
   }
 
   async saveLiveState(live: LiveState): Promise<void> {
-    this.stmts.saveLive.run({ ...live, data: JSON.stringify(live.data) });
+    this.lock.write(() => this.stmts.saveLive.run({ ...live, data: JSON.stringify(live.data) }));
   }
 
   async loadLiveState(workflowId: string): Promise<LiveState | null> {
@@ -221,31 +217,35 @@ export class SqliteStore implements Store {
     state: WorkflowState,
     writes: readonly RecordRow[],
   ): Promise<void> {
-    const rev = this.db
-      .transaction(() => {
-        const last = this.db
-          .prepare<[string], { seq: number | null }>(
-            'SELECT max(seq) AS seq FROM events WHERE workflow_id = ?',
-          )
-          .get(workflowId);
-        assertRebuiltFromLatest(workflowId, state, last?.seq ?? 0);
-        this.db.prepare('DELETE FROM records WHERE workflow_id = ?').run(workflowId);
-        this.db.prepare('DELETE FROM workflows WHERE id = ?').run(workflowId);
-        return this.writer.write({ workflowId, expectedVersion: 0, events: [], state, writes }, 0);
-      })
-      .immediate();
+    const rev = this.lock.write(() =>
+      this.db
+        .transaction(() => {
+          const last = this.db
+            .prepare<[string], { seq: number | null }>(
+              'SELECT max(seq) AS seq FROM events WHERE workflow_id = ?',
+            )
+            .get(workflowId);
+          assertRebuiltFromLatest(workflowId, state, last?.seq ?? 0);
+          this.db.prepare('DELETE FROM records WHERE workflow_id = ?').run(workflowId);
+          this.db.prepare('DELETE FROM workflows WHERE id = ?').run(workflowId);
+          return this.writer.write({ workflowId, expectedVersion: 0, events: [], state, writes }, 0);
+        })
+        .immediate(),
+    );
     this.cache.set(workflowId, rev, state);
   }
 
   async deleteWorkflow(workflowId: string): Promise<void> {
-    this.db
-      .transaction(() => {
-        this.writer.raiseFloor();
-        for (const table of ['events', 'records', 'live_states', 'workflow_leases'])
-          this.db.prepare(`DELETE FROM ${table} WHERE workflow_id = ?`).run(workflowId);
-        this.db.prepare('DELETE FROM workflows WHERE id = ?').run(workflowId);
-      })
-      .immediate();
+    this.lock.write(() =>
+      this.db
+        .transaction(() => {
+          this.writer.raiseFloor();
+          for (const table of ['events', 'records', 'live_states', 'workflow_leases'])
+            this.db.prepare(`DELETE FROM ${table} WHERE workflow_id = ?`).run(workflowId);
+          this.db.prepare('DELETE FROM workflows WHERE id = ?').run(workflowId);
+        })
+        .immediate(),
+    );
     this.cache.delete(workflowId);
   }
 

@@ -12,6 +12,7 @@ import {
   type WorkQueue,
 } from '../work-queue.js';
 import { NOW, type SqliteLeases } from './sqlite-leases.js';
+import type { WriteLock } from './write-lock.js';
 
 type Candidate = QueueDbRow & { lease: string | null };
 
@@ -20,23 +21,28 @@ type Candidate = QueueDbRow & { lease: string | null };
  * is one immediate transaction (the file's write lock), so two claimers never get the same row.
  */
 export class SqliteWorkQueue implements WorkQueue {
+  private readonly db: Database.Database;
+
   constructor(
-    private readonly db: Database.Database,
+    private readonly lock: WriteLock,
     private readonly leases: SqliteLeases,
-  ) {}
+  ) {
+    this.db = lock.db;
+  }
 
   async submit(i: SubmitInput): Promise<QueueEntry> {
-    const row = this.db
-      .prepare<unknown[], QueueDbRow>(
-        `INSERT INTO work_queue (workflow_id, state, priority, worktree, label, profile, submitted_at, submitted_by)
+    const insert = this.db.prepare<unknown[], QueueDbRow>(
+      `INSERT INTO work_queue (workflow_id, state, priority, worktree, label, profile, submitted_at, submitted_by)
          VALUES (?, 'queued', ?, ?, ?, ?, ${NOW}, ?)
          ON CONFLICT (workflow_id) DO UPDATE SET state = 'queued', priority = excluded.priority,
            worktree = excluded.worktree, label = excluded.label, profile = excluded.profile,
            submitted_at = excluded.submitted_at, submitted_by = excluded.submitted_by, finished_at = NULL,
            outcome = NULL
          RETURNING *`,
-      )
-      .get(i.workflow_id, i.priority, i.worktree, i.label, JSON.stringify(i.profile), i.submitted_by);
+    );
+    const row = this.lock.write(() =>
+      insert.get(i.workflow_id, i.priority, i.worktree, i.label, JSON.stringify(i.profile), i.submitted_by),
+    );
     return queueEntryFromRow(row as QueueDbRow);
   }
 
@@ -57,36 +63,36 @@ export class SqliteWorkQueue implements WorkQueue {
       `UPDATE work_queue SET claimed_by = ?, claimed_at = ${NOW}, attempts = attempts + 1
        WHERE workflow_id = ? RETURNING *`,
     );
-    return this.db
-      .transaction(() => {
-        const out: ClaimedWork[] = [];
-        for (const c of pick.all(...where.params, limit)) {
-          const previous = c.lease ? leaseFromRow(JSON.parse(c.lease) as LeaseDbRow) : null;
-          const taken = this.leases.acquireNow(
-            c.workflow_id,
-            holder,
-            ttlMs,
-            previous ? { replace: { owner: previous.owner, onlyIfExpired: true } } : {},
-          );
-          if (!taken.acquired) continue;
-          out.push({
-            entry: queueEntryFromRow(mark.get(holder.owner, c.workflow_id) as QueueDbRow),
-            previous,
-          });
-        }
-        return out;
-      })
-      .immediate();
+    return this.lock.write(() =>
+      this.db
+        .transaction(() => {
+          const out: ClaimedWork[] = [];
+          for (const c of pick.all(...where.params, limit)) {
+            const previous = c.lease ? leaseFromRow(JSON.parse(c.lease) as LeaseDbRow) : null;
+            const taken = this.leases.acquireNow(
+              c.workflow_id,
+              holder,
+              ttlMs,
+              previous ? { replace: { owner: previous.owner, onlyIfExpired: true } } : {},
+            );
+            if (!taken.acquired) continue;
+            out.push({
+              entry: queueEntryFromRow(mark.get(holder.owner, c.workflow_id) as QueueDbRow),
+              previous,
+            });
+          }
+          return out;
+        })
+        .immediate(),
+    );
   }
 
   async finish(workflowId: string, owner: string | null, outcome: string): Promise<boolean> {
-    const r = this.db
-      .prepare(
-        `UPDATE work_queue SET state = 'done', finished_at = ${NOW}, outcome = ?
-         WHERE workflow_id = ? AND (claimed_by = ? OR ? IS NULL) AND state = 'queued'`,
-      )
-      .run(outcome, workflowId, owner, owner);
-    return r.changes === 1;
+    const finish = this.db.prepare(
+      `UPDATE work_queue SET state = 'done', finished_at = ${NOW}, outcome = ?
+       WHERE workflow_id = ? AND (claimed_by = ? OR ? IS NULL) AND state = 'queued'`,
+    );
+    return this.lock.write(() => finish.run(outcome, workflowId, owner, owner)).changes === 1;
   }
 
   async get(workflowId: string): Promise<QueueEntry | null> {

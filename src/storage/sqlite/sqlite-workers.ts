@@ -8,12 +8,15 @@ import {
   type WorkerRow,
 } from '../worker-registry.js';
 import { NOW } from './sqlite-leases.js';
+import type { WriteLock } from './write-lock.js';
 
 /** `workers` on SQLite: a heartbeat is one upsert and the removal of rows long gone, in one immediate transaction. */
 export class SqliteWorkers implements WorkerRegistry {
+  private readonly db: Database.Database;
   private readonly stmts;
 
-  constructor(private readonly db: Database.Database) {
+  constructor(private readonly lock: WriteLock) {
+    const db = (this.db = lock.db);
     this.stmts = {
       upsert: db.prepare(
         `INSERT INTO workers (owner, host, pid, command, roots, labels, started_at, heartbeat_at, expires_at)
@@ -34,24 +37,26 @@ export class SqliteWorkers implements WorkerRegistry {
     reach: { roots: readonly string[]; labels: readonly string[] },
     ttlMs: number,
   ): Promise<void> {
-    this.db
-      .transaction(() => {
-        this.stmts.upsert.run({
-          owner: holder.owner,
-          host: holder.host,
-          pid: holder.pid,
-          command: holder.command,
-          roots: JSON.stringify(reach.roots),
-          labels: JSON.stringify(reach.labels),
-          ttl: Math.max(0, Math.round(ttlMs)),
-        });
-        this.stmts.prune.run(GONE_WORKER_KEPT_MS);
-      })
-      .immediate();
+    this.lock.write(() =>
+      this.db
+        .transaction(() => {
+          this.stmts.upsert.run({
+            owner: holder.owner,
+            host: holder.host,
+            pid: holder.pid,
+            command: holder.command,
+            roots: JSON.stringify(reach.roots),
+            labels: JSON.stringify(reach.labels),
+            ttl: Math.max(0, Math.round(ttlMs)),
+          });
+          this.stmts.prune.run(GONE_WORKER_KEPT_MS);
+        })
+        .immediate(),
+    );
   }
 
   async remove(owner: string): Promise<void> {
-    this.stmts.remove.run(owner);
+    this.lock.write(() => this.stmts.remove.run(owner));
   }
 
   async list(): Promise<WorkerRow[]> {
