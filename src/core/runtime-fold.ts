@@ -62,7 +62,11 @@ export function evolveRuntime(s: WorkflowState, e: RuntimeEvent): WorkflowState 
     case 'agent.token_saved':
       return patchAgent(s, { resume_token: e.data.resume_token });
     case 'agent.exited':
-      return patchAgent(s, { last_outcome: e.data.outcome, last_task: e.task_id ?? null });
+      return patchAgent(s, {
+        last_outcome: e.data.outcome,
+        last_task: e.task_id ?? null,
+        last_cut_short: e.data.cut_short ?? null,
+      });
     case 'capacity.warned':
       return patchAgent(s, { warned_session: e.session_number });
     case 'usage_limit.reached':

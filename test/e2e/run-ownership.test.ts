@@ -205,7 +205,7 @@ describe.each(backends)('one owner per workflow, crashes noticed by any command 
       .split('\n')
       .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(said.find((e) => e.event === 'note')?.message).toBe(
-      `the last run's agent was killed before it finished T1: going on in its own session (${token}; for a fresh one, \`baton pause -w ${String(said.at(-1)?.workflow_id)}\` before the run)`,
+      `the last run's agent was cut off in the middle of its turn on T1: going on in its own session (${token}; for a fresh one, \`baton pause -w ${String(said.at(-1)?.workflow_id)}\` before the run)`,
     );
     expect(said.at(-1)).toMatchObject({ status: 'completed' });
     const launched = (await ws.storedEvents(String(said.at(-1)?.workflow_id))).filter(

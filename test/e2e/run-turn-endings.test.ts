@@ -96,7 +96,7 @@ describe('how a turn of a `baton run` agent ended, said truly', () => {
     // the next run goes on in the agent's own session, told where its turn was cut off
     const first = await nextPrompt(ws);
     expect(first).toContain(
-      '## Where your last run was cut off\n\nYour last run stopped before it finished (it was killed, or the machine stopped).',
+      '## Where your last run was cut off\n\nYour last run was cut off in the middle of its turn, before it finished (killed, or it crashed). Go on from where it stopped.',
     );
     expect(first).toContain(`\n\n${words}\n`);
   });

@@ -1,7 +1,13 @@
 import type { CapacityMeasure } from '../capacity.js';
 import type { Draft } from '../draft.js';
 import { invalidInput } from '../errors.js';
-import type { AgentOutcome, CapacityThresholds, ExecutorChoice, SideEffectKind } from '../schemas/runtime.js';
+import type {
+  AgentOutcome,
+  CapacityThresholds,
+  CutShort,
+  ExecutorChoice,
+  SideEffectKind,
+} from '../schemas/runtime.js';
 
 /** A new driver session of an agent CLI starts for the workflow's current Baton session. */
 export function launchAgent(
@@ -27,7 +33,13 @@ export function saveResumeToken(d: Draft, executorId: string, token: string): vo
 
 export function agentExited(
   d: Draft,
-  input: { executor_id: string; outcome: AgentOutcome; exit_code: number | null; message: string | null },
+  input: {
+    executor_id: string;
+    outcome: AgentOutcome;
+    exit_code: number | null;
+    message: string | null;
+    cut_short?: CutShort;
+  },
   taskId: string | null = null,
 ): void {
   d.emit({ type: 'agent.exited', task_id: taskId, data: input });

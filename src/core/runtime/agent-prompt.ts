@@ -1,7 +1,7 @@
 import { clip } from '../clip.js';
 import { apiErrorStop, apiFailureError, transientApiError } from '../turn-stop.js';
 import type { Decision, ErrorRecord } from '../schemas/records.js';
-import type { SideEffect } from '../schemas/runtime.js';
+import type { CutShort, SideEffect } from '../schemas/runtime.js';
 import type { WorkflowState } from '../schemas/state.js';
 import type { Task } from '../schemas/workflow.js';
 
@@ -46,6 +46,10 @@ export interface CutOff {
 }
 
 const KILLED = 'Your last run stopped before it finished (it was killed, or the machine stopped).';
+const MID_TURN =
+  'Your last run was cut off in the middle of its turn, before it finished (killed, or it crashed). Go on from where it stopped.';
+const TURN_LIMIT =
+  'Your last run stopped at its turn limit before its task was done. Go on from where you stopped.';
 const CHECK_CALLS =
   'Its last words, and any call that never returned: check whether such a call ran (`git status`, `git log`, the remote) before you do it again.';
 
@@ -77,6 +81,15 @@ export function cutOffOf(
       : null;
   if (api) return { why: `${api[0]?.toUpperCase()}${api.slice(1)}. That was no fault of the task.`, words };
   return words ? { why: KILLED, words } : null;
+}
+
+/**
+ * Why the agent's own session goes on after its last run ended short of its task (`cutShortSession`): cut off in the
+ * middle of its turn, with its last words and the calls that never returned; or stopped at its turn limit, whose
+ * conversation already ends where it stopped.
+ */
+export function cutShortOf(s: WorkflowState, how: CutShort): CutOff {
+  return how === 'turn_limit' ? { why: TURN_LIMIT, words: null } : { why: MID_TURN, words: cutOffWords(s) };
 }
 
 /**

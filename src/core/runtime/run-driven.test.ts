@@ -5,9 +5,9 @@ import { resume } from '../commands/resume.js';
 import { agentExited, launchAgent, saveResumeToken } from '../commands/runtime.js';
 import { failTask, startTask } from '../commands/tasks.js';
 import { Draft } from '../draft.js';
-import type { AgentOutcome } from '../schemas/runtime.js';
+import type { AgentOutcome, CutShort } from '../schemas/runtime.js';
 import type { WorkflowState } from '../schemas/state.js';
-import { killedAgentSession } from './run-driven.js';
+import { cutShortSession } from './run-driven.js';
 
 const git = { state: null, note: 'no git' };
 let n = 0;
@@ -26,8 +26,16 @@ const run = (s: WorkflowState | null, f: (d: Draft) => unknown) => {
   return d.state;
 };
 
-/** A workflow whose agent (claude-code, session `sess-1`) ended T1 with `outcome`, the task failed by it. */
-function agentEnded(outcome: AgentOutcome, exitedTask: string | null = 'T1') {
+/**
+ * A workflow whose agent (claude-code, session `sess-1` unless it never named one) ended T1 with `outcome`, cut short
+ * as `cut` says (absent: an event log from before exits said it), the task failed by it.
+ */
+function agentEnded(
+  outcome: AgentOutcome,
+  exitedTask: string | null = 'T1',
+  cut?: CutShort,
+  token: string | null = 'sess-1',
+) {
   let s = run(null, (d) =>
     createWorkflow(d, {
       title: 'Two tasks',
@@ -44,32 +52,64 @@ function agentEnded(outcome: AgentOutcome, exitedTask: string | null = 'T1') {
   s = run(s, (d) => {
     startTask(d, 'T1');
     launchAgent(d, { agent: 'claude-code', executor_id: 'ex-1', resume_token: null, fallback: null });
-    saveResumeToken(d, 'ex-1', 'sess-1');
-    agentExited(d, { executor_id: 'ex-1', outcome, exit_code: null, message: 'killed' }, exitedTask);
+    if (token) saveResumeToken(d, 'ex-1', token);
+    agentExited(
+      d,
+      {
+        executor_id: 'ex-1',
+        outcome,
+        exit_code: null,
+        message: 'killed',
+        ...(cut ? { cut_short: cut } : {}),
+      },
+      exitedTask,
+    );
     failTask(d, 'T1', 'the agent (pid 7) was killed by SIGKILL', git);
   });
   return s;
 }
 
-describe('killedAgentSession', () => {
+describe('cutShortSession', () => {
   it('the agent killed alone on the task the run takes next: its own session goes on', () => {
-    expect(killedAgentSession(agentEnded('killed'), 'claude-code')).toEqual({
+    expect(cutShortSession(agentEnded('killed', 'T1', 'cut_off'), 'claude-code')).toEqual({
       token: 'sess-1',
       taskId: 'T1',
+      how: 'cut_off',
+    });
+    // an event log from before exits said how the run was cut short: a kill was a cut-off
+    expect(cutShortSession(agentEnded('killed'), 'claude-code')).toMatchObject({ how: 'cut_off' });
+  });
+
+  it('an agent that crashed mid-turn or stopped at its turn limit goes on in its own session too', () => {
+    expect(cutShortSession(agentEnded('error', 'T1', 'cut_off'), 'claude-code')).toMatchObject({
+      token: 'sess-1',
+      how: 'cut_off',
+    });
+    expect(cutShortSession(agentEnded('error', 'T1', 'turn_limit'), 'claude-code')).toMatchObject({
+      token: 'sess-1',
+      how: 'turn_limit',
     });
   });
 
-  it('not after another outcome, for another agent, or when it was on another task', () => {
-    expect(killedAgentSession(agentEnded('error'), 'claude-code')).toBeNull();
-    expect(killedAgentSession(agentEnded('killed'), 'codex')).toBeNull();
-    expect(killedAgentSession(agentEnded('killed', null), 'claude-code')).toBeNull();
+  it('one that never named its session is said, with no token (a fresh session goes on)', () => {
+    expect(cutShortSession(agentEnded('error', 'T1', 'cut_off', null), 'claude-code')).toEqual({
+      token: null,
+      taskId: 'T1',
+      how: 'cut_off',
+    });
+  });
+
+  it('not after a failure of the task itself, for another agent, or when it was on another task', () => {
+    expect(cutShortSession(agentEnded('error'), 'claude-code')).toBeNull();
+    expect(cutShortSession(agentEnded('killed'), 'codex')).toBeNull();
+    expect(cutShortSession(agentEnded('killed', null), 'claude-code')).toBeNull();
   });
 
   it('not once a person resumed the workflow since (a fresh session with the briefing was asked for)', () => {
-    let s = agentEnded('killed');
+    let s = agentEnded('killed', 'T1', 'cut_off');
     s = run(s, (d) => interrupt(d, 'stopped by hand', git));
     s = run(s, (d) => resume(d, { snapshot: null, git, staleAfterMs: 7 * 86_400_000 }));
     expect(s.status).toBe('in_progress');
-    expect(killedAgentSession(s, 'claude-code')).toBeNull();
+    expect(cutShortSession(s, 'claude-code')).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
 import type { QueueStanding } from '../queue/work-reach.js';
+import type { CutShort } from '../schemas/runtime.js';
 import type { WorkflowState } from '../schemas/state.js';
 import { hookedAgent } from '../agent-turn.js';
 import { nextTask } from '../task-graph.js';
@@ -62,19 +63,21 @@ export function resumedWithoutAgent(s: WorkflowState): boolean {
 }
 
 /**
- * The agent's own session to go on in when the last run's agent was killed alone (by a signal not Baton's: out of
- * memory, a person's `kill`) while on the task this run takes next: its conversation is whole up to the kill, so it
- * goes on there, as after a crash of `baton run` itself. Null otherwise (no token, another agent or task, or a person
- * paused or resumed the workflow since: a fresh session is asked for).
+ * How the last run's agent ended short of the task this run takes next with its conversation whole (`CutShort`: cut
+ * off in the middle of its turn, killed or crashed; or stopped at its turn limit), and its own session to go on in
+ * there, as after a crash of `baton run` itself: `token` null when the agent never named its session (a fresh one
+ * goes on). Null otherwise (another agent or task, a failure of the task itself, or a person paused or resumed the
+ * workflow since: a fresh session is asked for).
  */
-export function killedAgentSession(
+export function cutShortSession(
   s: WorkflowState,
   agent: string,
-): { token: string; taskId: string } | null {
+): { token: string | null; taskId: string; how: CutShort } | null {
   const a = s.agent;
   const task = nextTask(s.tasks);
-  if (s.status !== 'in_progress' || !a?.resume_token || a.last_outcome !== 'killed' || a.agent !== agent)
-    return null;
+  // an agent killed before its exits said how it was cut short (an event log older than `cut_short`) was cut off
+  const how = a?.last_cut_short ?? (a?.last_outcome === 'killed' ? 'cut_off' : null);
+  if (s.status !== 'in_progress' || !a || !how || a.agent !== agent) return null;
   if (!task || task.status !== 'failed' || a.last_task !== task.id || resumedWithoutAgent(s)) return null;
-  return { token: a.resume_token, taskId: task.id };
+  return { token: a.resume_token, taskId: task.id, how };
 }

@@ -11,7 +11,7 @@ import {
   UsageMetrics,
   UserRequest,
 } from './records.js';
-import { AgentOutcome, CapacityThresholds, ExecutorChoice, SideEffect } from './runtime.js';
+import { AgentOutcome, CapacityThresholds, CutShort, ExecutorChoice, SideEffect } from './runtime.js';
 import { AgentTaskItem, AgentTaskSource } from './agent-tasks.js';
 import { SessionSnapshot } from './snapshot.js';
 import { InterruptRecovery } from './interrupt-recovery.js';
@@ -299,6 +299,8 @@ export const BatonEvent = z.discriminatedUnion('type', [
       outcome: AgentOutcome,
       exit_code: z.number().int().nullable(),
       message: z.string().nullable(),
+      /** The run ended short of its task with the agent's session whole (`CutShort`); absent otherwise. */
+      cut_short: CutShort.optional(),
     }),
   ),
   ev(

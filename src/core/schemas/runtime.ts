@@ -21,6 +21,13 @@ export const agentOutcomes = ['success', 'error', 'usage_limit', 'context_full',
 export const AgentOutcome = z.enum(agentOutcomes);
 export type AgentOutcome = z.infer<typeof AgentOutcome>;
 
+/**
+ * How an agent's run ended short of its task with its own session whole, so that session can go on: cut off in the
+ * middle of its turn (killed, or crashed: its output stops before its result line), or stopped at its turn limit.
+ */
+export const CutShort = z.enum(['cut_off', 'turn_limit']);
+export type CutShort = z.infer<typeof CutShort>;
+
 /** The agent (driver) session the workflow's current Baton session runs in. */
 /** A driver's capacity policy as recorded: warn at, pause at (fractions of the context window). */
 export const CapacityThresholds = z.object({
@@ -50,6 +57,8 @@ export const AgentRuntime = z.object({
   last_outcome: AgentOutcome.nullable(),
   /** The task the agent was on when it last exited (the task `last_outcome` ended). */
   last_task: z.string().nullable().optional(),
+  /** How that exit ended short of the task with the agent's session whole, when it did (`CutShort`). */
+  last_cut_short: CutShort.nullable().optional(),
   /** The Baton session whose capacity warning was already given (one warning per session). */
   warned_session: z.number().int().nullable(),
   /** The driver's capacity policy (`--warn-at`, `--pause-at`), for whoever shows the context gauge. */

@@ -4,6 +4,7 @@ import {
   BatonError,
   buildAgentPrompt,
   cutOffOf,
+  cutShortOf,
   conflict,
   formatSpan,
   interrupt,
@@ -11,7 +12,7 @@ import {
   isResumable,
   nextSessionNumber,
   knownState,
-  killedAgentSession,
+  cutShortSession,
   resumedWithoutAgent,
   nextTask,
   trimHistory,
@@ -216,13 +217,22 @@ export class AgentRunner {
     // gets the briefing that resume compiled, as after a resume of its own.
     else if (resumedWithoutAgent(s)) resumeContext = (await svc.queries.context(s)).markdown;
     else {
-      const killed = o.profile.supports_session_resume ? killedAgentSession(s, o.profile.name) : null;
-      if (killed) {
-        token = killed.token;
-        cutOff = cutOffOf(s);
-        note(
-          `the last run's agent was killed before it finished ${killed.taskId}: going on in its own session (${killed.token}; for a fresh one, \`baton pause -w ${id}\` before the run)`,
-        );
+      // The last run's agent was cut off mid-turn or stopped at its turn limit: its conversation goes on, told so
+      const short = o.profile.supports_session_resume ? cutShortSession(s, o.profile.name) : null;
+      if (short) {
+        const what = `the last run's agent ${short.how === 'turn_limit' ? 'stopped at its turn limit' : 'was cut off in the middle of its turn'} on ${short.taskId}`;
+        if (short.token) {
+          token = short.token;
+          cutOff = cutShortOf(s, short.how);
+          note(
+            `${what}: going on in its own session (${short.token}; for a fresh one, \`baton pause -w ${id}\` before the run)`,
+          );
+        } else {
+          // recorded with the launch (`fallback`) as a failed resume is: why this session starts fresh
+          fallback = 'its own session is not known (it never named it)';
+          resumeContext = (await svc.queries.context(s)).markdown;
+          note(`${what}: ${fallback}, so a fresh session goes on with the compiled context`);
+        }
       }
     }
     const mayStartSession = () => o.maxSessions === null || report.sessions < o.maxSessions;

@@ -19,6 +19,7 @@ import {
   type AgentOutcome,
   type CapacityMeasure,
   type CapacityPolicy,
+  type CutShort,
   type HistoryStep,
   type UsageMetrics,
   type WorkflowState,
@@ -491,11 +492,30 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
         : withExit(text, exit)
       : text;
   const message = outcome === 'success' ? null : clip(cause ?? '', 1000);
+  // Ended short of its task with its conversation whole, which its own session can go on from: cut off in the middle
+  // of its turn (killed, or exited on an error before its result line: a crash, a wrapper whose program was killed;
+  // an exit 0 without a result is a program that does not speak the format, no cut), or stopped at its turn limit.
+  const cutShort: CutShort | undefined =
+    outcome === 'killed' || (outcome === 'error' && !r && exit.code !== 0)
+      ? 'cut_off'
+      : outcome === 'error' && r?.subtype === 'error_max_turns'
+        ? 'turn_limit'
+        : undefined;
   await service.runner.run(
     workflowId,
     (d) => {
       if (metrics) recordOne(d, runUsage(d.state, metrics));
-      agentExited(d, { executor_id: ctx.row.id, outcome, exit_code: exit.code, message }, taskId);
+      agentExited(
+        d,
+        {
+          executor_id: ctx.row.id,
+          outcome,
+          exit_code: exit.code,
+          message,
+          ...(cutShort ? { cut_short: cutShort } : {}),
+        },
+        taskId,
+      );
     },
     { retry: true },
   );
