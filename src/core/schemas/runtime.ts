@@ -28,7 +28,6 @@ export type AgentOutcome = z.infer<typeof AgentOutcome>;
 export const CutShort = z.enum(['cut_off', 'turn_limit']);
 export type CutShort = z.infer<typeof CutShort>;
 
-/** The agent (driver) session the workflow's current Baton session runs in. */
 /** A driver's capacity policy as recorded: warn at, pause at (fractions of the context window). */
 export const CapacityThresholds = z.object({
   warn_at: z.number().min(0).max(1),
@@ -46,6 +45,7 @@ export const ExecutorChoice = z.discriminatedUnion('executor', [
 ]);
 export type ExecutorChoice = z.infer<typeof ExecutorChoice>;
 
+/** The agent (driver) session the workflow's current Baton session runs in. */
 export const AgentRuntime = z.object({
   agent: z.string(),
   executor_id: z.string(),
