@@ -75,6 +75,44 @@ describe('what a requested pause waits for, said one way', () => {
     expect((await status()).pause_waits_for).toBeNull();
   });
 
+  it("once the list finished every task it waits for the turn's end, though the agent then takes on another step", async () => {
+    const { baton, hook, todo, status } = followed();
+    await hook('UserPromptSubmit', { prompt: 'Do the two steps' });
+    await todo('t1', 'in_progress', 'pending');
+    await baton(['pause', '--reason', 'lunch']);
+    await todo('t2', 'completed', 'completed');
+    expect((await baton(['status'])).stdout).toMatch(/\(pause requested, when the agent's turn ends\)\n/);
+    // the agent adds a third step and starts it: what status said stands, it is no boundary of the pause's
+    const more = await todo('t3', 'completed', 'completed', 'in_progress');
+    expect(more.stderr).not.toMatch(/paused/);
+    expect(more.stdout.trim()).toBe('');
+    const s = await status();
+    expect(s.workflow.status).toBe('in_progress');
+    expect(s.tasks.map((t: Json) => t.status)).toEqual(['done', 'done', 'in_progress']);
+    expect(s.pause_waits_for).toEqual({ tasks: [], turn });
+    expect((await baton(['status'])).stdout).toMatch(/\(pause requested, when the agent's turn ends\)\n/);
+    await hook('Stop', { last_assistant_message: 'Both steps are done; step 3 is under way.' });
+    const paused = await status();
+    expect(paused.workflow).toMatchObject({ status: 'paused', pause_reason: 'lunch' });
+    expect(paused.warnings).toEqual(["paused at the end of the agent's turn while T3 was in progress"]);
+  });
+
+  it("the last task completed with `baton task done` mid-turn: the pause waits for the turn's end, as the list's would", async () => {
+    const { baton, hook, todo, status } = followed();
+    await hook('UserPromptSubmit', { prompt: 'Do the two steps' });
+    await todo('t1', 'completed', 'in_progress');
+    await baton(['pause', '--reason', 'lunch']);
+    const done = await baton(['task', 'done', 'T2']);
+    expect(done.code).toBe(0);
+    expect(done.stdout).not.toMatch(/paused/);
+    expect((await status()).pause_waits_for).toEqual({ tasks: [], turn });
+    // the agent's list goes on with a step of its own: the pause still waits for the turn
+    expect((await todo('t2', 'completed', 'completed', 'in_progress')).stderr).not.toMatch(/paused/);
+    expect((await status()).workflow.status).toBe('in_progress');
+    await hook('Stop', { last_assistant_message: 'Both steps are done.' });
+    expect((await status()).workflow).toMatchObject({ status: 'paused', pause_reason: 'lunch' });
+  });
+
   it("a pause asked with no task list between the agent's turns takes effect at once: nothing to wait for", async () => {
     const { baton, hook, status } = followed();
     await hook('UserPromptSubmit', { prompt: 'What does this repository do?' });

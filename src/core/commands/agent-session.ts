@@ -5,7 +5,7 @@ import type { WorkflowState } from '../schemas/state.js';
 import { agentLabel } from '../agent-label.js';
 import { requestsSinceTurnEnd, turnOver } from '../agent-turn.js';
 import type { GitCapture, GitMark } from '../schemas/git-state.js';
-import { requestedPauseDue, takeRequestedPause } from './pause.js';
+import { honourRequestedPause, requestedPauseTakesNow } from './pause.js';
 import { takeSnapshot } from './snapshots.js';
 import { isEmptyWorkflow } from '../empty-workflow.js';
 
@@ -158,7 +158,7 @@ export function endAgentSession(
  * since the last end (or a pause waits for it): a turn whose last response had no words (it ended on a command) is
  * then not taken for one cut off when the conversation is reopened, and keeps where git stood (`mark`): reopened
  * with nothing moved since, the conversation holds where the work stands. The end of a turn is a point where a
- * requested pause may take effect (`requestedPauseDue`): one that waited for this turn does, with its snapshot of
+ * requested pause may take effect (`honourRequestedPause`): one that waited for this turn does, with its snapshot of
  * `git` (given when a pause is requested).
  */
 export function endAgentTurn(
@@ -167,11 +167,11 @@ export function endAgentTurn(
   git: GitCapture | null = null,
   mark: GitMark | null = null,
 ): { recorded: boolean; paused_snapshot_id: string | null } {
-  const waiting = d.state.pause_requested && !requestedPauseDue(d.state);
+  const waiting = d.state.pause_requested && !requestedPauseTakesNow(d.state);
   const recorded = requestsSinceTurnEnd(d.state) > 0 || waiting;
   if (recorded) d.emit({ type: 'turn.ended', data: { agent, ...(mark ? { git: mark } : {}) } });
-  const due = git && d.state.status === 'in_progress' && requestedPauseDue(d.state);
-  return { recorded, paused_snapshot_id: due ? takeRequestedPause(d, git).id : null };
+  const honoured = git ? honourRequestedPause(d, git) : null;
+  return { recorded, paused_snapshot_id: honoured?.outcome === 'paused' ? honoured.snapshot.id : null };
 }
 
 /**

@@ -11,8 +11,8 @@ import type { AgentTaskItem, AgentTaskSource } from '../schemas/agent-tasks.js';
 import type { Task } from '../schemas/workflow.js';
 import { isTerminal } from '../workflow-machine.js';
 import { addTask } from './add-task.js';
-import { requestedPauseDue, takeRequestedPause } from './pause.js';
-import { allFinished, validateTaskGraph } from '../task-graph.js';
+import { honourRequestedPause } from './pause.js';
+import { validateTaskGraph } from '../task-graph.js';
 import { holdsWords } from '../similarity.js';
 import type { GitCapture } from '../schemas/git-state.js';
 
@@ -30,8 +30,9 @@ export interface AgentTaskSync {
   /** The pause snapshot, when a requested pause took effect at the boundary the agent's list reached. */
   paused_snapshot_id?: string;
   /**
-   * The boundary the list reached finished every task: a requested pause waits for the agent's turn to end there
-   * instead, so the agent says what it did (its last message) rather than being stopped before it.
+   * The boundary the list reached finished every task: a requested pause waits for the agent's turn to end instead
+   * (whatever the agent's list does after), so the agent says what it did (its last message) rather than being
+   * stopped before it.
    */
   pause_at_turn_end?: true;
   /**
@@ -239,10 +240,9 @@ function step(
   // a pause the user asked for takes effect at that boundary (unless it waits for the agent's turn to end: the list
   // then goes on as the agent made it); the tasks the agent went on with start with its first change to the list
   // after the resume
-  if (git && d.state.status === 'in_progress' && requestedPauseDue(d.state)) {
-    if (allFinished(d.state.tasks)) out.pause_at_turn_end = true;
-    else out.paused_snapshot_id = takeRequestedPause(d, git).id;
-  }
+  const honoured = git ? honourRequestedPause(d, git) : null;
+  if (honoured?.outcome === 'paused') out.paused_snapshot_id = honoured.snapshot.id;
+  if (honoured?.outcome === 'waits_for_turn_end') out.pause_at_turn_end = true;
   for (const it of items) {
     const t = task(it.task_id);
     if (!t || d.state.status === 'paused') continue;

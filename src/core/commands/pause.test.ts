@@ -4,7 +4,7 @@ import type { WorkflowState } from '../schemas/state.js';
 import { endAgentTurn, linkAgentSession } from './agent-session.js';
 import { syncAgentTasks } from './agent-tasks.js';
 import { createWorkflow } from './create.js';
-import { pause, requestedPauseDue, withdrawPause, type PauseInput } from './pause.js';
+import { pause, requestedPauseTakesNow, withdrawPause, type PauseInput } from './pause.js';
 import { foldEvents } from '../fold.js';
 import { markImported } from './records.js';
 import { recordRequest } from './requests.js';
@@ -172,6 +172,58 @@ describe('a pause asked while the agent works', () => {
     expect(pause(next(gone.state), ask)).toMatchObject({ outcome: 'paused' });
   });
 
+  it("once the agent's list finished every task mid-turn, waits for that turn's end, whatever the list does after", () => {
+    const busy = next(midTurn());
+    syncAgentTasks(
+      busy,
+      'codex',
+      [plan('p1', ['Write the retry', 'in_progress'], ['Test it', 'pending'])],
+      git,
+    );
+    expect(pause(busy, ask)).toMatchObject({ outcome: 'requested', waiting_for: ['T1'] });
+    // the list finishes both: the request now waits for the turn, and the log says so (once)
+    const done = next(busy.state, '2026-03-01T10:06:00.000Z');
+    const synced = syncAgentTasks(
+      done,
+      'codex',
+      [plan('p2', ['Write the retry', 'completed'], ['Test it', 'completed'])],
+      git,
+    );
+    expect(synced).toMatchObject({ pause_at_turn_end: true });
+    expect(synced.paused_snapshot_id).toBeUndefined();
+    expect(done.events.filter((e) => e.type.startsWith('workflow.')).map((e) => [e.type, e.data])).toEqual([
+      ['workflow.pause_deferred', { until: 'turn_end' }],
+    ]);
+    expect(done.state.pause_request).toMatchObject({ reason: 'lunch', until: 'turn_end' });
+    expect(requestedPauseTakesNow(done.state)).toBe(false);
+    // the agent takes on a third step: no boundary of the pause's, and nothing recorded again
+    const more = next(done.state, '2026-03-01T10:07:00.000Z');
+    const went = syncAgentTasks(
+      more,
+      'codex',
+      [
+        plan(
+          'p3',
+          ['Write the retry', 'completed'],
+          ['Test it', 'completed'],
+          ['Document it', 'in_progress'],
+        ),
+      ],
+      git,
+    );
+    expect(went.paused_snapshot_id).toBeUndefined();
+    expect(went.pause_at_turn_end).toBeUndefined();
+    expect(more.state.status).toBe('in_progress');
+    expect(pause(next(more.state), ask)).toMatchObject({
+      outcome: 'already_requested',
+      waiting_for: [],
+      waiting_for_turn: { session_number: 1, agent: 'codex' },
+    });
+    const stop = next(more.state, '2026-03-01T10:09:00.000Z');
+    expect(endAgentTurn(stop, 'codex', git).paused_snapshot_id).toMatch(/^snap-/);
+    expect(stop.state.warnings).toEqual(["paused at the end of the agent's turn while T3 was in progress"]);
+  });
+
   it("is forced, saying the agent's turn was under way, by --force or once its timeout passed", () => {
     const forced = next(midTurn());
     expect(pause(forced, { ...ask, force: true })).toMatchObject({
@@ -204,7 +256,7 @@ describe('a pause asked while the agent works', () => {
     // driven by hand: it waits for T1
     const asked = next(d.state);
     expect(pause(asked, ask)).toMatchObject({ outcome: 'requested', waiting_for: ['T1'] });
-    expect(requestedPauseDue(asked.state)).toBe(false);
+    expect(requestedPauseTakesNow(asked.state)).toBe(false);
     // then a transcript is read into the session: no agent works on it, nothing will end T1
     const read = next(asked.state, '2026-03-01T10:06:00.000Z');
     markImported(read, {
@@ -215,11 +267,31 @@ describe('a pause asked while the agent works', () => {
       records: 0,
     });
     expect(read.state.sessions.at(-1)).toMatchObject({ imported: true });
-    expect(requestedPauseDue(read.state)).toBe(true);
+    expect(requestedPauseTakesNow(read.state)).toBe(true);
     expect(pause(next(read.state, '2026-03-01T10:07:00.000Z'), { ...ask, reason: null })).toMatchObject({
       outcome: 'paused',
       warning: 'paused while T1 was in progress in an imported session, which no agent works on',
     });
+  });
+});
+
+describe('a pause asked before a transcript was imported', () => {
+  it('takes effect when the imported list finishes every task: no turn of it will end to wait for', () => {
+    const d = byHand('wf-5', 'Write the retry');
+    const asked = next(d.state);
+    pause(asked, ask);
+    const read = next(asked.state, '2026-03-01T10:06:00.000Z');
+    markImported(read, {
+      format: 'codex-rollout',
+      transcript_session_id: 's',
+      path: '/r.jsonl',
+      through_line: 9,
+      records: 0,
+    });
+    const synced = syncAgentTasks(read, 'codex', [plan('p1', ['Write the retry', 'completed'])], git);
+    expect(synced.paused_snapshot_id).toMatch(/^snap-/);
+    expect(synced.pause_at_turn_end).toBeUndefined();
+    expect(read.state).toMatchObject({ status: 'paused', pause_reason: 'lunch' });
   });
 });
 

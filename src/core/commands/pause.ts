@@ -140,17 +140,52 @@ function turnEndWarning(s: WorkflowState): string | null {
 }
 
 /**
- * Whether a requested pause is due: one that waits for the agent's turn once a hook reported that turn's end (a Stop
- * after the request), any other once no task is in progress (a task boundary) or, for an agent followed through its
- * hooks, once its turn ended first (it then waits for its user, whatever its list says); any at once in an imported
- * session, which no agent works on. The one rule every point where a pause may take effect asks (the task commands,
- * the agent's list, the turn's end, `pause` itself).
+ * The boundary a request waited for finished every task while the agent's turn is under way (a Stop not come since
+ * the request): there is nothing left to stop the agent before, so the pause waits for that turn's end, and the agent
+ * says what it did (its last message) rather than being cut off before it. `honourRequestedPause` records it
+ * (`workflow.pause_deferred`), so what the agent does after (a new task of its list) no longer moves the pause.
  */
-export function requestedPauseDue(s: WorkflowState): boolean {
+function listFinishedMidTurn(s: WorkflowState): boolean {
+  return allFinished(s.tasks) && turnUnderWay(s) !== null && !turnEndedSinceRequest(s);
+}
+
+/** The pending request waits for the end of the agent's turn rather than for a task boundary. */
+function waitsForTurnEnd(s: WorkflowState): boolean {
+  return s.pause_request?.until === 'turn_end' || listFinishedMidTurn(s);
+}
+
+/**
+ * Whether a requested pause takes effect now: one that waits for the agent's turn (asked mid-turn with no task in
+ * progress, or its boundary finished every task mid-turn) once a hook reported that turn's end (a Stop after the
+ * request); any other once no task is in progress (a task boundary) or, for an agent followed through its hooks, once
+ * its turn ended first (it then waits for its user, whatever its list says); any at once in an imported session,
+ * which no agent works on. The one rule every point where a pause may take effect asks (`honourRequestedPause`: the
+ * task commands, the agent's list, the turn's end), and `pause` and the status through `pauseWaitsFor`.
+ */
+export function requestedPauseTakesNow(s: WorkflowState): boolean {
   if (!s.pause_requested || !s.pause_request) return false;
   if (importedAtRest(s)) return true;
-  if (s.pause_request.until === 'turn_end') return turnEndedSinceRequest(s);
+  if (waitsForTurnEnd(s)) return turnEndedSinceRequest(s);
   return inProgressTasks(s.tasks).length === 0 || (hookedAgent(s) !== null && turnEndedSinceRequest(s));
+}
+
+/** What a point where a requested pause may take effect did about it: took it, or left it waiting for the turn. */
+export type HonouredPause =
+  { outcome: 'paused'; snapshot: SessionSnapshot } | { outcome: 'waits_for_turn_end' } | null;
+
+/**
+ * A point where a requested pause may take effect (a task's end, the agent's list, the end of its turn): the pause
+ * taken when it takes effect now (`requestedPauseTakesNow`, with `git` for its snapshot); when the boundary it waited
+ * for finished every task mid-turn, the request recorded as waiting for that turn's end instead. Null otherwise (no
+ * request, or it waits on).
+ */
+export function honourRequestedPause(d: Draft, git: GitCapture): HonouredPause {
+  const s = d.state;
+  if (s.status !== 'in_progress' || !s.pause_request) return null;
+  if (requestedPauseTakesNow(s)) return { outcome: 'paused', snapshot: takeRequestedPause(d, git) };
+  if (s.pause_request.until === 'turn_end' || !listFinishedMidTurn(s)) return null;
+  d.emit({ type: 'workflow.pause_deferred', data: { until: 'turn_end' } });
+  return { outcome: 'waits_for_turn_end' };
 }
 
 /**
@@ -173,18 +208,15 @@ function sessionTurn(s: WorkflowState): TurnRef | null {
  * Null when it takes effect at once, or when none can (a workflow paused, finished, interrupted or not started). The
  * one place this is decided: `pause` acts on it, the status serves it (`pause_waits_for`), and the CLI and the
  * dashboard only say it. A request made mid-turn with no task in progress waits for that turn alone, whatever tasks
- * its agent starts in it; one whose task boundary came when the agent's list finished every task waits for the turn's
- * end too (the agent says what it did before it is stopped: `syncAgentTasks`'s `pause_at_turn_end`).
+ * its agent starts in it; so does one whose task boundary finished every task mid-turn (`requestedPauseTakesNow`).
  */
 export function pauseWaitsFor(s: WorkflowState): PauseWaits | null {
   if (!canTransition(s.status, 'paused')) return null;
   const running = inProgressTasks(s.tasks).map((t) => t.id);
   const turn = turnUnderWay(s);
   if (s.pause_requested && s.pause_request) {
-    if (requestedPauseDue(s)) return allFinished(s.tasks) && turn ? { tasks: [], turn } : null;
-    return s.pause_request.until === 'turn_end'
-      ? { tasks: [], turn: turn ?? sessionTurn(s) }
-      : { tasks: running, turn };
+    if (requestedPauseTakesNow(s)) return null;
+    return waitsForTurnEnd(s) ? { tasks: [], turn: turn ?? sessionTurn(s) } : { tasks: running, turn };
   }
   // asked now: with no task in progress, the turn under way is let finish (what the agent does in it is not known
   // before its end); with tasks in progress and no agent at work on them, nothing is waited for
@@ -196,7 +228,7 @@ export function pauseWaitsFor(s: WorkflowState): PauseWaits | null {
  * A requested pause that is due takes effect: its reason and trigger, and a warning when tasks are still in progress
  * (the turn it waited for ended in the middle of one).
  */
-export function takeRequestedPause(d: Draft, git: GitCapture) {
+function takeRequestedPause(d: Draft, git: GitCapture) {
   const req = d.state.pause_request;
   const warning = turnEndWarning(d.state) ?? importedWarning(d.state);
   return pauseNow(d, req?.reason ?? null, req?.trigger ?? 'pause', git, warning);

@@ -7,7 +7,7 @@ import type { SnapshotTrigger, Task } from '../schemas/workflow.js';
 import type { WorkflowState } from '../schemas/state.js';
 import { conversationOpen } from '../agent-turn.js';
 import { endOpenSession } from './lifecycle.js';
-import { pauseNow, requestedPauseDue, takeRequestedPause } from './pause.js';
+import { honourRequestedPause, pauseNow } from './pause.js';
 import { makeCheckpoint, takeSnapshot } from './snapshots.js';
 import { isResumable } from '../workflow-machine.js';
 
@@ -73,20 +73,26 @@ export function startTask(d: Draft, id: string, asked: 'start' | 'complete' = 's
  */
 const followedOpen = (s: WorkflowState) => s.auto_tracked === true && conversationOpen(s);
 
+/** Every task is finished and no conversation is open on the workflow: at this boundary it completes. */
+const workOver = (s: WorkflowState) => allFinished(s.tasks) && !followedOpen(s);
+
+function completeWorkflow(d: Draft) {
+  d.emit({ type: 'workflow.completed', data: {} });
+  endOpenSession(d, 'completed', d.state.last_snapshot?.id ?? null);
+}
+
 /**
- * What happens at a task boundary: complete the workflow (the last task finished, no conversation open on it),
- * honour a requested pause, or nothing.
+ * What happens at a task boundary: complete the workflow (`workOver`), or honour a requested pause (which takes
+ * effect, or waits for the agent's turn to end when this boundary finished every task mid-turn); the pause's
+ * snapshot when it took effect.
  */
 function atBoundary(d: Draft, git: GitCapture): { paused_snapshot_id: string | null } {
-  const s = d.state;
-  if (allFinished(s.tasks) && followedOpen(s)) return { paused_snapshot_id: null };
-  if (allFinished(s.tasks)) {
-    d.emit({ type: 'workflow.completed', data: {} });
-    endOpenSession(d, 'completed', s.last_snapshot?.id ?? null);
+  if (workOver(d.state)) {
+    completeWorkflow(d);
     return { paused_snapshot_id: null };
   }
-  if (requestedPauseDue(s)) return { paused_snapshot_id: takeRequestedPause(d, git).id };
-  return { paused_snapshot_id: null };
+  const honoured = honourRequestedPause(d, git);
+  return { paused_snapshot_id: honoured?.outcome === 'paused' ? honoured.snapshot.id : null };
 }
 
 export interface TaskEndResult {
@@ -127,17 +133,18 @@ export function completeTask(
   if (t.status !== 'in_progress') startTask(d, id, 'complete');
   else assertActive(d, `complete ${id}`);
   d.emit({ type: 'task.completed', task_id: id, data: { summary } });
-  const s = d.state;
-  const requested = requestedPauseDue(s) && !allFinished(s.tasks);
-  const asked = !requested && pauseAfter !== null && !allFinished(s.tasks);
-  const pausing = requested || asked;
-  const snapshot = requested
-    ? takeRequestedPause(d, git)
-    : asked
+  // the pause's snapshot, when one takes effect here, is the one the checkpoint is made of
+  const over = workOver(d.state);
+  const honoured = over ? null : honourRequestedPause(d, git);
+  const requested = honoured?.outcome === 'paused' ? honoured.snapshot : null;
+  const asked = !requested && pauseAfter !== null && !allFinished(d.state.tasks);
+  const snapshot =
+    requested ??
+    (asked
       ? pauseNow(d, pauseAfter.reason, pauseAfter.trigger, git, null)
-      : takeSnapshot(d, 'task_complete', `task ${id} completed`, git);
+      : takeSnapshot(d, 'task_complete', `task ${id} completed`, git));
   const checkpoint = makeCheckpoint(d, t.title, snapshot);
-  if (!pausing) atBoundary(d, git);
+  if (over) completeWorkflow(d);
   const waits = d.state.status === 'in_progress' && allFinished(d.state.tasks) && followedOpen(d.state);
   return {
     task: findTask(d, id),

@@ -138,6 +138,8 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
           ...(e.data.until ? { until: e.data.until } : {}),
         },
       };
+    case 'workflow.pause_deferred':
+      return s.pause_request ? { ...s, pause_request: { ...s.pause_request, until: e.data.until } } : s;
     case 'workflow.pause_withdrawn':
       return { ...s, pause_requested: false, pause_request: null };
     case 'workflow.paused':

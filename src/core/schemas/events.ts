@@ -82,6 +82,11 @@ export const BatonEvent = z.discriminatedUnion('type', [
       until: z.literal('turn_end').optional(),
     }),
   ),
+  /**
+   * A requested pause that waited for a task boundary waits for the end of the agent's turn under way instead: that
+   * boundary finished every task, and the agent is let say what it did (commands/pause.ts `honourRequestedPause`).
+   */
+  ev('workflow.pause_deferred', z.object({ until: z.literal('turn_end') })),
   /** A pause requested and still waiting was withdrawn (`baton resume` before it took effect): the reason it had. */
   ev('workflow.pause_withdrawn', z.object({ reason: z.string().nullable(), requested_at: z.string() })),
   ev(

@@ -42,8 +42,9 @@ export const PauseRequest = z.object({
   /** How long it waits for its task boundary or turn's end before it is forced (the timeout it was requested with). */
   timeout_ms: z.number().int().positive().optional(),
   /**
-   * `turn_end`: asked while the agent's turn was under way with no task in progress, it waits for that turn to end
-   * (the agent's Stop) rather than for a task boundary.
+   * `turn_end`: it waits for the end of the agent's turn (its Stop) rather than for a task boundary: asked while that
+   * turn was under way with no task in progress, or since the boundary it waited for finished every task mid-turn
+   * (`workflow.pause_deferred`).
    */
   until: z.literal('turn_end').optional(),
 });
