@@ -29,6 +29,7 @@ export * from './context/render-context.js';
 export * from './context/resume-context.js';
 export { nested, recordedPlace } from './context/recorded-place.js';
 export { earlierWork } from './context/earlier-work.js';
+export { probablyDoneTasks } from './context/said-done.js';
 export * from './schemas/index.js';
 export * from './snapshot.js';
 export * from './branch-change.js';

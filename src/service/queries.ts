@@ -3,6 +3,7 @@ import { followingAgent, turnUnderWay } from '../core/agent-turn.js';
 import {
   briefingSession,
   leftOpen,
+  probablyDoneTasks,
   nextTaskOf,
   cliWord,
   invalidInput,
@@ -231,6 +232,11 @@ export class Queries {
       tasks: s.tasks,
       /** A finished workflow's tasks not done: none of them is under way any more (`baton complete --force`). */
       left_open: leftOpen(s).map(({ id, title, status }) => ({ id, title, status })),
+      /**
+       * Tasks left in progress that the agent's last message says are over, with the line that says it: probably done,
+       * as the briefing says them, for the next session to check (none of a finished workflow: those are left open).
+       */
+      probably_done: over ? [] : probablyDoneTasks(s.summaries?.last_message, s.tasks),
       next_task: next ? { id: next.id, title: next.title, status: next.status } : null,
       runnable_tasks: over ? [] : runnableTasks(s.tasks).map((t) => ({ id: t.id, title: t.title })),
       snapshots: snaps,

@@ -5,6 +5,8 @@ import { codexConversation, codexHook } from '../helpers/codex-conversation.js';
 import { corpusPath } from '../helpers/corpus.js';
 import { tempDir } from '../helpers/git-repo.js';
 import { agentHooks, hookWorkspace } from '../helpers/hook-workspace.js';
+import { assertDashboardBuilt, launchChromium, waitForText } from '../helpers/browser.js';
+import { startServerProcess } from '../helpers/server.js';
 
 /**
  * A task list the agent stopped updating while its own words say the work is over: Codex's plan left with its last
@@ -16,9 +18,37 @@ const briefingOf = (stdout: string) =>
   (JSON.parse(stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput
     .additionalContext;
 
+/** The workflow page marks the task probably done, with the agent's words, and still in progress. */
+async function dashboardSays(
+  env: Record<string, string>,
+  repo: string,
+  id: string,
+  task: string,
+  said: string,
+) {
+  assertDashboardBuilt();
+  const server = await startServerProcess(env.BATON_HOME!, { cwd: repo, env: { HOME: env.HOME! } });
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    await page.addInitScript(`localStorage.setItem('baton.token', ${JSON.stringify(server.token)})`);
+    await page.goto(`${server.url}/#/workflows/${id}`);
+    const row = page.locator(`[data-task="${task}"][data-status="in_progress"]`);
+    await waitForText(row.getByTestId('probably-done'), 'probably done');
+    await waitForText(
+      row,
+      `the agent's last message says \u201c${said}\u201d: the next session is asked to check it`,
+    );
+    expect(await page.getByTestId('probably-done').count()).toBe(1);
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+}
+
 describe('a task left in progress that the session says is over', () => {
   it('a real Codex rollout: its plan\'s last step in progress, its last message "Verification passed"', async () => {
-    const { repo, baton } = hookWorkspace();
+    const { repo, baton, env } = hookWorkspace();
     expect((await baton(['init', '--agent', 'codex'])).code).toBe(0);
     const id = '019e1625-789d-76c0-80ab-3724b5ddb799';
     const path = join(tempDir('baton-transcript-'), `rollout-2026-05-11T11-26-55-${id}.jsonl`);
@@ -28,6 +58,21 @@ describe('a task left in progress that the session says is over', () => {
     // the requests come from the rollout with their times (a UserPromptSubmit sent now would be stamped now)
     const stop = await codex('Stop', { stop_hook_active: false });
     expect(stop.stderr).toMatch(/tasks: 3 added, 2 started, 2 completed/);
+    // `baton status` and the dashboard say it as the briefing does: probably done, not plainly in progress
+    const status = (await baton(['status'])).stdout;
+    expect(status).toContain('tasks: 2/3 done, 1 in progress (1 probably done)');
+    expect(status).toContain(
+      `probably done: T3 Run focused verification (in progress, though the agent's last message says "Verification passed": the next session is asked to check it)`,
+    );
+    expect(status).toContain('next task: T3 Run focused verification (in progress, probably done)');
+    const json = (await baton(['status', '--json'])).json<{
+      workflow: { id: string };
+      probably_done: unknown;
+    }>();
+    expect(json.probably_done).toEqual([
+      { id: 'T3', title: 'Run focused verification', said: 'Verification passed' },
+    ]);
+    await dashboardSays(env, repo, json.workflow.id, 'T3', 'Verification passed');
 
     const next = codexHook(baton, { repo, id: '019e1625-0000-7000-8000-0000000000f1', transcript: null });
     const briefing = briefingOf((await next('SessionStart', { source: 'startup' })).stdout);

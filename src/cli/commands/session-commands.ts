@@ -66,6 +66,7 @@ type Status = {
   open_errors: { id: string; error_type: string; error_message: string }[];
   tasks: { id: string; title: string; status: string; note: string | null }[];
   left_open: { id: string }[];
+  probably_done: { id: string; title: string; said: string }[];
   next_task: { id: string; title: string; status: string } | null;
   runnable_tasks: { id: string }[];
   snapshots: SnapshotSummary[];
@@ -248,15 +249,20 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
               // a finished workflow's tasks not done are nobody's work now: left open, not in progress
               s.left_open.length
                 ? `${s.left_open.length} left open (${s.left_open.map((t) => t.id).join(', ')})`
-                : `${s.counts.tasks.in_progress} in progress`
+                : `${s.counts.tasks.in_progress} in progress${s.probably_done.length ? ` (${s.probably_done.length} probably done)` : ''}`
             }${s.counts.tasks.blocked ? `, ${s.counts.tasks.blocked} blocked` : ''}`,
             // a failed or blocked task, with why: what the user has to look at before going on
             ...s.tasks
               .filter((t) => t.status === 'failed' || t.status === 'blocked')
               .map((t) => `${t.status}: ${t.id} ${t.title}${t.note ? `: ${t.note.split('\n')[0]}` : ''}`),
+            // in progress, though the agent's last message says it is over: said as the briefing says it
+            ...s.probably_done.map(
+              (p) =>
+                `probably done: ${p.id} ${p.title} (in progress, though the agent's last message says "${p.said}": the next session is asked to check it)`,
+            ),
             // what failed and is still open (a finished workflow's `not over:` line names them itself)
             ...(s.not_over ? [] : openErrorsLines(s)),
-            `next task: ${s.next_task ? `${s.next_task.id} ${s.next_task.title}${s.next_task.status === 'in_progress' ? ' (in progress)' : ''}` : 'none'}`,
+            `next task: ${s.next_task ? `${s.next_task.id} ${s.next_task.title}${s.next_task.status === 'in_progress' ? ` (in progress${s.probably_done.some((p) => p.id === s.next_task?.id) ? ', probably done' : ''})` : ''}` : 'none'}`,
             // the tasks that could be started now (their dependencies done): none beside a task under way is no contradiction
             `ready to start: ${s.runnable_tasks.map((t) => t.id).join(', ') || 'none'}`,
             ...(s.driver ? [driverLine(s.driver, Date.now())] : []),

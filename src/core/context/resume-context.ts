@@ -25,7 +25,7 @@ import { earlierShown } from './earlier-work.js';
 import { editedAfter } from './edited-after.js';
 import { notesFileOf } from './notes-file.js';
 import { commitsSinceStarted, type CommitsSince } from './commits-since.js';
-import { saidDone } from './said-done.js';
+import { probablyDone } from './said-done.js';
 import { wayAround } from './worked-around.js';
 import { fixedAtOnce } from '../fixed-at-once.js';
 
@@ -351,23 +351,6 @@ function lastSaidAt(snap: SessionSnapshot): number | null {
   return last && last.said_nothing !== true ? time(last.timestamp) : null;
 }
 
-/**
- * The words of the agent's last message that say a task in progress is over (`saidDone`), when its turn ended on
- * that message after the task started: none for another task, or a message cut mid-turn.
- */
-function saidDoneOf(
-  snap: SessionSnapshot,
-  t: SessionSnapshot['tasks'][number],
-  max: number,
-): { said_done?: string } {
-  const last = snap.summaries?.last_message;
-  if (t.status !== 'in_progress' || !last || last.turn_ended !== true || last.said_nothing === true)
-    return {};
-  if (t.started_at && !(time(last.timestamp) > time(t.started_at))) return {};
-  const line = saidDone(t.title, last.text);
-  return line ? { said_done: clip(line, max) } : {};
-}
-
 /** When the user's latest request was said, or null when none came (the issue stands alone). */
 const latestRequestAt = (snap: SessionSnapshot) => {
   const latest = snap.requests.at(-1);
@@ -504,16 +487,20 @@ export function compileResumeContext(
     skipped_more: completed.filter((t) => t.status === 'skipped' && !named.includes(t)).length,
     pending_tasks: snap.tasks
       .filter((t) => t.status !== 'done' && t.status !== 'skipped')
-      .map((t) => ({
-        id: t.id,
-        title: title(t.title),
-        status: t.status,
-        deps: t.deps,
-        ...((t.status === 'failed' || t.status === 'blocked') && t.note
-          ? { reason: clip(t.note.replace(/\s+/g, ' ').trim(), limits.error_chars) }
-          : {}),
-        ...(finished ? {} : saidDoneOf(snap, t, limits.error_chars)),
-      })),
+      .map((t) => {
+        // a finished workflow's task left open is not gone on with: nothing to check
+        const said = finished ? null : probablyDone(snap.summaries?.last_message, t);
+        return {
+          id: t.id,
+          title: title(t.title),
+          status: t.status,
+          deps: t.deps,
+          ...((t.status === 'failed' || t.status === 'blocked') && t.note
+            ? { reason: clip(t.note.replace(/\s+/g, ' ').trim(), limits.error_chars) }
+            : {}),
+          ...(said ? { said_done: clip(said, limits.error_chars) } : {}),
+        };
+      }),
     already_done: alreadyDone(snap, limits, workflow?.worktree ?? null),
     last_state: lastState(snap, limits.last_state_chars),
     before_compaction: beforeCompaction(snap, limits.compaction_chars),

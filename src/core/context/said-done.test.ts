@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { saidDone } from './said-done.js';
+import { probablyDoneTasks, saidDone } from './said-done.js';
 
 describe('saidDone', () => {
   it('finds the line of a last message that says a task is over in its words', () => {
@@ -30,5 +30,29 @@ describe('saidDone', () => {
     expect(saidDone('Write the LICENSE file', 'The LICENSE file is written.')).toBe(
       'The LICENSE file is written.',
     );
+  });
+});
+
+describe('probablyDoneTasks', () => {
+  const task = { id: 'T3', title: 'Run focused verification', started_at: '2026-05-11T11:00:00Z' };
+  const last = { text: 'Verification passed.', timestamp: '2026-05-11T11:05:00Z', turn_ended: true };
+
+  it('names a task in progress that the message its turn ended on, said after the task started, says is over', () => {
+    expect(probablyDoneTasks(last, [{ ...task, status: 'in_progress' }])).toEqual([
+      { id: 'T3', title: 'Run focused verification', said: 'Verification passed.' },
+    ]);
+  });
+
+  it('names none not in progress, said before it started, on a turn that went on, or said by no one', () => {
+    expect(probablyDoneTasks(last, [{ ...task, status: 'pending' }])).toEqual([]);
+    const started = { ...task, status: 'in_progress', started_at: '2026-05-11T11:06:00Z' };
+    expect(probablyDoneTasks(last, [started])).toEqual([]);
+    expect(probablyDoneTasks({ ...last, turn_ended: false }, [{ ...task, status: 'in_progress' }])).toEqual(
+      [],
+    );
+    expect(probablyDoneTasks({ ...last, said_nothing: true }, [{ ...task, status: 'in_progress' }])).toEqual(
+      [],
+    );
+    expect(probablyDoneTasks(null, [{ ...task, status: 'in_progress' }])).toEqual([]);
   });
 });

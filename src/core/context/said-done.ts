@@ -53,3 +53,41 @@ export function saidDone(title: string, message: string): string | null {
   }
   return null;
 }
+
+/** The agent's last message as the workflow's state and its snapshots keep it (`summaries.last_message`). */
+interface LastSaid {
+  text: string;
+  timestamp: string;
+  turn_ended?: boolean | undefined;
+  said_nothing?: boolean | undefined;
+}
+
+/** A task as the state and its snapshots keep it. */
+interface TaskSaid {
+  id: string;
+  title: string;
+  status: string;
+  started_at: string | null;
+}
+
+/**
+ * A task left in progress that the agent's last message says is over (`saidDone`): the line that says so, when its
+ * turn ended on that message after the task started; null for another task, or a message cut mid-turn. The one
+ * reading of "probably done" that the briefing, `baton status` and the dashboard all show.
+ */
+export function probablyDone(last: LastSaid | null | undefined, t: TaskSaid): string | null {
+  if (t.status !== 'in_progress' || !last || last.turn_ended !== true || last.said_nothing === true)
+    return null;
+  if (t.started_at && !(Date.parse(last.timestamp) > Date.parse(t.started_at))) return null;
+  return saidDone(t.title, last.text);
+}
+
+/** The tasks left in progress that the agent's last message says are over, each with the line that says it. */
+export const probablyDoneTasks = (
+  last: LastSaid | null | undefined,
+  tasks: readonly TaskSaid[],
+): { id: string; title: string; said: string }[] =>
+  tasks.flatMap((t) => {
+    const said = probablyDone(last, t);
+    return said === null ? [] : [{ id: t.id, title: t.title, said }];
+  });

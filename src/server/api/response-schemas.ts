@@ -174,6 +174,11 @@ export const Status = z
     tasks: z.array(Task),
     /** A finished workflow's tasks not done (none of them under way any more); empty while the workflow is open. */
     left_open: z.array(z.object({ id: z.string(), title: z.string(), status: TaskStatus })),
+    /**
+     * Tasks left in progress that the agent's last message says are over (`said`: its line that says so): probably
+     * done, as the briefing says them, for the next session to check; empty for a finished workflow.
+     */
+    probably_done: z.array(z.object({ id: z.string(), title: z.string(), said: z.string() })),
     next_task: z.object({ id: z.string(), title: z.string(), status: TaskStatus }).nullable(),
     runnable_tasks: z.array(z.object({ id: z.string(), title: z.string() })),
     snapshots: z.array(SnapshotSummarySchema),

@@ -3,13 +3,16 @@ import { StatusBadge } from './status-badge.js';
 
 /**
  * The task graph as a list in dependency order, by lane: each task with its status, what it waits for, and a
- * "runnable" mark on the tasks whose dependencies are all done (the next task is highlighted).
+ * "runnable" mark on the tasks whose dependencies are all done (the next task is highlighted), and a "probably done"
+ * mark, with the agent's words, on a task in progress its last message says is over (as the briefing says it).
  */
 export function TaskList({ status }: { status: Status }) {
   const runnable = new Set(status.runnable_tasks.map((t) => t.id));
   const next = status.next_task?.id;
   // a finished workflow's tasks not done are nobody's work now: said left open, not in progress (as `baton status`)
   const left = new Set(status.left_open.map((t) => t.id));
+  // in progress, though the agent's last message says it is over: the server says which, with its words
+  const probably = new Map(status.probably_done.map((t) => [t.id, t.said]));
   // the server's counts: `done` counts the finished tasks, the skipped among them; said apart, as the CLI says them
   const skipped = status.counts.tasks['skipped'] ?? 0;
   const lanes = [...new Set(status.tasks.map((t) => t.lane))].sort((a, b) => a - b);
@@ -49,6 +52,17 @@ export function TaskList({ status }: { status: Status }) {
                   {runnable.has(t.id) && <span className="tag tag-runnable">runnable</span>}
                   {t.id === next && <span className="tag tag-next">next</span>}
                   {t.deps.length > 0 && <span className="muted small">after {t.deps.join(', ')}</span>}
+                  {probably.has(t.id) && (
+                    <>
+                      <span className="tag tag-warn" data-testid="probably-done">
+                        probably done
+                      </span>
+                      <span className="muted small task-note">
+                        the agent&apos;s last message says &ldquo;{probably.get(t.id)}&rdquo;: the next
+                        session is asked to check it
+                      </span>
+                    </>
+                  )}
                   {t.note && <span className="muted small task-note">{t.note}</span>}
                 </li>
               ))}
