@@ -237,6 +237,10 @@ export class Queries {
        * as the briefing says them, for the next session to check (none of a finished workflow: those are left open).
        */
       probably_done: over ? [] : probablyDoneTasks(s.summaries?.last_message, s.tasks),
+      /** The agent session each recent Baton session follows, when a hook tied them (a gone agent is named by it). */
+      agent_sessions: s.sessions.flatMap((x) =>
+        x.agent ? [{ session_number: x.number, agent: x.agent.name, session_id: x.agent.session_id }] : [],
+      ),
       next_task: next ? { id: next.id, title: next.title, status: next.status } : null,
       runnable_tasks: over ? [] : runnableTasks(s.tasks).map((t) => ({ id: t.id, title: t.title })),
       snapshots: snaps,

@@ -252,7 +252,14 @@ describe('a conversation at work, told from one cut off', () => {
       );
       const json = (await runCli(['status', '--json'], { cwd: repo, env })).json<{ gone_agents: Json[] }>();
       expect(json.gone_agents).toEqual([
-        { agent: 'claude-code', pid: agent.pid, transcript: path, turn_ended: false, cut_off: false },
+        {
+          agent: 'claude-code',
+          pid: agent.pid,
+          transcript: path,
+          turn_ended: false,
+          cut_off: false,
+          name: 'Claude Code, session 1',
+        },
       ]);
       // the server of the same Baton home says it in the status it serves (the dashboard shows it)
       const server = await startServerProcess(env.BATON_HOME, { cwd: repo });
@@ -478,9 +485,17 @@ describe.runIf(process.platform === 'linux')(
       expect(recover.stdout).toMatch(/is in_progress: it is not stopped/);
       const json = (await runCli(['recover', '--json'], { cwd: repo, env })).json<Json>();
       expect(json.gone_agents).toEqual([
-        { agent: 'claude-code', pid: agent.pid, transcript: path, turn_ended: false, cut_off: true },
+        {
+          agent: 'claude-code',
+          pid: agent.pid,
+          transcript: path,
+          turn_ended: false,
+          cut_off: true,
+          name: 'Claude Code, session 1',
+        },
       ]);
-      // the dashboard's banner says it as `baton status` does: cut off in the middle of its turn
+      // the dashboard's banner says it as `baton status` does: cut off in the middle of its turn; the agent named as
+      // the dashboard names sessions, not by its internal id
       assertDashboardBuilt();
       const server = await startServerProcess(env.BATON_HOME, { cwd: repo, env: { HOME: env.HOME } });
       const browser = await launchChromium();
@@ -490,8 +505,9 @@ describe.runIf(process.platform === 'linux')(
         await page.goto(`${server.url}/#/workflows/${json.workflow_id as string}`);
         await waitForText(
           page.getByTestId('gone-agent'),
-          `(process ${agent.pid}) no longer runs, cut off in the middle of its turn by a crash or a kill (no Stop came after the last prompt): the next session here goes on with this workflow, from its briefing, told what was cut off.`,
+          `Claude Code, session 1 (process ${agent.pid}) no longer runs, cut off in the middle of its turn by a crash or a kill (no Stop came after the last prompt): the next session here goes on with this workflow, from its briefing, told what was cut off.`,
         );
+        expect(await page.getByTestId('gone-agent').textContent()).not.toContain('claude-code');
       } finally {
         await browser.close();
         await server.stop();

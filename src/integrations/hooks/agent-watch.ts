@@ -1,6 +1,7 @@
 import type { BatonClient, Ref } from '../../client/baton-client.js';
 import type { StatusView } from '../../service/index.js';
-import { goneAgents, type GoneAgent } from './gone-agents.js';
+import { agentLabel } from '../../core/agent-label.js';
+import { goneAgents, isConversationOf, type GoneAgent } from './gone-agents.js';
 import {
   readUnread,
   unreadTranscripts,
@@ -12,7 +13,26 @@ import {
 export interface GoneAgentSaid extends GoneAgent {
   /** The workflow's turn under way is its own: it sent no Stop since the last prompt (a crash or a kill mid-turn). */
   cut_off: boolean;
+  /**
+   * The agent as people are told of it: its name, and the Baton session that followed its conversation when the
+   * status names it ("Claude Code, session 3"), as the dashboard names sessions; never an internal id.
+   */
+  name: string;
 }
+
+/** What a status says of the agent sessions its Baton sessions follow (`agent_sessions`), to name a gone agent. */
+type Followed = FollowedStatus & {
+  turn_under_way: boolean;
+  agent_sessions?: { session_number: number; agent: string; session_id: string }[];
+};
+
+/** A gone agent's name: its agent's, and the number of the Baton session that followed its conversation. */
+const nameOf = (a: GoneAgent, status: Followed): string => {
+  const session = status.agent_sessions?.findLast((x) =>
+    isConversationOf(a, { name: x.agent, session_id: x.session_id }),
+  );
+  return `${agentLabel(a.agent)}${session ? `, session ${session.session_number}` : ''}`;
+};
 
 /** What the hooks of this machine (`home`'s hook log) say of a workflow's agents beyond what its log holds. */
 export interface AgentWatch {
@@ -27,23 +47,18 @@ export interface AgentWatch {
  * each cut off in the middle of its turn when the status says a turn is under way (`turn_under_way`) and the agent's
  * last hook was no Stop: the one reading `baton status`, `baton context`, `baton recover` and the dashboard say.
  */
-export const goneAgentsOf = (
-  status: FollowedStatus & { turn_under_way: boolean },
-  home: string,
-): GoneAgentSaid[] => {
+export const goneAgentsOf = (status: Followed, home: string): GoneAgentSaid[] => {
   const w = status.workflow;
   if (w.status !== 'in_progress' || !w.worktree) return [];
   return goneAgents(home, w.worktree, w.id).map((a) => ({
     ...a,
     cut_off: status.turn_under_way === true && !a.turn_ended,
+    name: nameOf(a, status),
   }));
 };
 
 /** The one reading of both for a workflow's status, for `baton status` and the server's status alike. */
-export const watchAgents = (
-  status: FollowedStatus & { turn_under_way: boolean },
-  home: string,
-): AgentWatch => ({
+export const watchAgents = (status: Followed, home: string): AgentWatch => ({
   gone_agents: goneAgentsOf(status, home),
   unread_transcripts: unreadTranscripts(status, home),
 });

@@ -53,10 +53,12 @@ export function openSessionGone(home: string, s: WorkflowState): boolean {
   const open = s.sessions.at(-1);
   const agent = open?.ended_at === null ? open.agent : null;
   if (s.status !== 'in_progress' || !agent) return false;
-  return goneAgents(home, s.worktree, s.id).some(
-    (g) => g.agent === agent.name && basename(g.transcript).includes(agent.session_id),
-  );
+  return goneAgents(home, s.worktree, s.id).some((g) => isConversationOf(g, agent));
 }
+
+/** Whether a gone agent's conversation is the agent session given: its transcript's file is named after it. */
+export const isConversationOf = (g: GoneAgent, agent: { name: string; session_id: string }): boolean =>
+  g.agent === agent.name && basename(g.transcript).includes(agent.session_id);
 
 /**
  * The conversation a Codex `/clear` ended where no process can be seen (macOS; Codex sends no SessionEnd for it, while

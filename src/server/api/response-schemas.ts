@@ -121,6 +121,8 @@ export const GoneAgent = z
     turn_ended: z.boolean(),
     /** Cut off in the middle of its turn: the workflow's turn under way is its own (no Stop came after the last prompt). */
     cut_off: z.boolean(),
+    /** The agent as people are told of it: "Claude Code, session 3" (the Baton session that followed it, if known). */
+    name: z.string(),
   })
   .openapi('GoneAgent');
 
@@ -179,6 +181,10 @@ export const Status = z
      * done, as the briefing says them, for the next session to check; empty for a finished workflow.
      */
     probably_done: z.array(z.object({ id: z.string(), title: z.string(), said: z.string() })),
+    /** The agent session each recent Baton session follows, when a hook tied them: who each session's agent was. */
+    agent_sessions: z.array(
+      z.object({ session_number: z.number().int(), agent: z.string(), session_id: z.string() }),
+    ),
     next_task: z.object({ id: z.string(), title: z.string(), status: TaskStatus }).nullable(),
     runnable_tasks: z.array(z.object({ id: z.string(), title: z.string() })),
     snapshots: z.array(SnapshotSummarySchema),

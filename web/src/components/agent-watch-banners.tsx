@@ -18,7 +18,7 @@ export function AgentWatchBanners({ status }: { status: Status }) {
           data-testid="gone-agent"
         >
           <span>
-            The agent <code>{a.agent}</code> (process {a.pid}) no longer runs,{' '}
+            {a.name} (process {a.pid}) no longer runs,{' '}
             {a.cut_off
               ? 'cut off in the middle of its turn by a crash or a kill (no Stop came after the last prompt)'
               : 'and no SessionEnd came (a crash, a kill or a quit)'}
