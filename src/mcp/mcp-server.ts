@@ -5,18 +5,23 @@ import { BatonError, decisionTypes, errorResolutions, inWordsOf, tddPhases } fro
 import { detailCategories } from '../service/index.js';
 import { PACKAGE_VERSION } from '../config/package-info.js';
 
-type Text = { content: { type: 'text'; text: string }[]; isError?: boolean };
+type Text = {
+  content: { type: 'text'; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+};
 const text = (value: unknown): Text => ({
   content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value, null, 2) }],
 });
 
 /**
- * Runs a tool body; Baton's errors become MCP tool errors with their code, so the agent can react, and say what to
- * pass or call in this server's words (`inWordsOf`: an agent here may have no terminal to run a command in).
+ * Runs a tool body, its answer shaped by `shape` (as text by default); Baton's errors become MCP tool errors with their
+ * code, so the agent can react, and say what to pass or call in this server's words (`inWordsOf`: an agent here may
+ * have no terminal to run a command in).
  */
-async function tool(fn: () => Promise<unknown>): Promise<Text> {
+async function tool<T>(fn: () => Promise<T>, shape: (value: T) => Text = text): Promise<Text> {
   try {
-    return text(await fn());
+    return shape(await fn());
   } catch (e) {
     const err = BatonError.isInstance(e) ? e : new BatonError('internal', (e as Error).message);
     return {
@@ -35,6 +40,17 @@ async function resource<T>(fn: () => Promise<T>): Promise<T> {
     throw new BatonError(e.code, inWordsOf('mcp', e.message), e.details);
   }
 }
+
+/** A transcript's work Baton could not read before the briefing was compiled (`readUnread`: the same as `baton context`). */
+interface NotRead {
+  path: string;
+  why: string;
+  command: string;
+}
+
+/** What could not be read, for the agent: the briefing lacks it, and how to read it before going on. */
+const notReadLine = (n: NotRead) =>
+  `Warning: Baton could not read what ${n.path} gained since it last read it (${n.why}), so the briefing above lacks that work (a killed agent's last turn, say). Run \`${n.command}\` once that is fixed, then call get_resume_context again; until then, check the worktree (git status, git log) before redoing anything.`;
 
 const workflow = {
   workflow_id: z.string().optional().describe('the workflow (default: the one of the current worktree)'),
@@ -76,7 +92,7 @@ export function createMcpServer(
    * Reads what the workflow's transcripts on this machine gained with no agent at work to read it, before its context
    * is handed over, as `baton context` does (given by `baton mcp`: the server may not import the integrations).
    */
-  readFirst?: (ref: Ref) => Promise<{ workflow_id: string }>,
+  readFirst?: (ref: Ref) => Promise<{ workflow_id: string; not_read?: NotRead[] }>,
 ): McpServer {
   const server = new McpServer({ name: 'baton', version: PACKAGE_VERSION }, { instructions: INSTRUCTIONS });
   const ref = (a: { workflow_id?: string | undefined }): Ref => {
@@ -88,7 +104,7 @@ export function createMcpServer(
     'get_resume_context',
     {
       description:
-        'The compiled resume context of the workflow (markdown, with its content hash). Acknowledge it with ack_context.',
+        "The compiled resume context of the workflow (markdown, with its content hash). Acknowledge it with ack_context. A transcript of this machine holding work Baton could not read first (a killed agent's last turn) is said after it, with the command that reads it (`transcripts_not_read`).",
       inputSchema: {
         ...workflow,
         budget: z
@@ -99,14 +115,35 @@ export function createMcpServer(
           .optional()
           .describe('the most tokens the context may take (default: the configured context budget)'),
       },
+      outputSchema: {
+        hash: z.string().describe('the content hash to acknowledge with ack_context'),
+        transcripts_not_read: z
+          .array(z.object({ path: z.string(), why: z.string(), command: z.string() }))
+          .describe(
+            'transcripts holding work Baton could not read before compiling the context, which therefore lacks it: why, and the command that reads it',
+          ),
+      },
     },
     (a) =>
-      tool(async () => {
-        const first = readFirst ? await readFirst(ref(a)) : null;
-        return (
-          await client.deliverContext(first ? { workflowId: first.workflow_id } : ref(a), 'mcp', a.budget)
-        ).markdown;
-      }),
+      tool(
+        async () => {
+          const first = readFirst ? await readFirst(ref(a)) : null;
+          const c = await client.deliverContext(
+            first ? { workflowId: first.workflow_id } : ref(a),
+            'mcp',
+            a.budget,
+          );
+          return { markdown: c.markdown, hash: c.hash, not_read: first?.not_read ?? [] };
+        },
+        // what could not be read is said after the briefing, which lacks it: the agent reads both
+        (c) => ({
+          content: [
+            { type: 'text', text: c.markdown },
+            ...c.not_read.map((n) => ({ type: 'text' as const, text: notReadLine(n) })),
+          ],
+          structuredContent: { hash: c.hash, transcripts_not_read: c.not_read },
+        }),
+      ),
   );
   server.registerTool(
     'ack_context',

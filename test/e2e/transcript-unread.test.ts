@@ -184,4 +184,59 @@ describe('a transcript that grew after its agent stopped sending hooks', () => {
     }
     expect((await baton(['status', '--json'])).json<Json>().unread_transcripts).toEqual([]);
   });
+
+  it('what cannot be read first, get_resume_context says after the briefing and in a field, as `baton context` does', async () => {
+    const { baton, firstTurn, repo, env, home } = workspace();
+    expect((await firstTurn()).code).toBe(0);
+    const id = (await baton(['status', '--json'])).json<Json>().workflow.id as string;
+    // a file the hooks took for this workflow's transcript that is none (notes, say), grown with no agent at work
+    const notes = join(tempDir('baton-transcript-'), 'notes.jsonl');
+    writeFileSync(notes, 'first I looked at the parser\nthen I fixed the lexer\n');
+    const past = new Date(Math.floor(Date.now() / 1000) * 1000 - 5 * 60_000);
+    utimesSync(notes, past, past);
+    const logPath = hookLogPath(home, repo);
+    const log = readHookLog(logPath, repo);
+    log.transcripts[notes] = { bytes: 0, workflow_id: id, at: past.toISOString(), source: 'claude-code' };
+    writeHookLog(logPath, log);
+    const why = `${notes} is not a Claude Code transcript`;
+    const command = `baton import -w ${id} ${notes}`;
+
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [batonBin, 'mcp'],
+        cwd: repo,
+        env: hermeticEnv(env) as Record<string, string>,
+      }),
+    );
+    try {
+      const r = (await client.callTool({ name: 'get_resume_context', arguments: {} })) as {
+        content: { text: string }[];
+        structuredContent?: Json;
+        isError?: boolean;
+      };
+      expect(r.isError, r.content[0]?.text).toBeFalsy();
+      expect(r.content[0]!.text).toMatch(/^<!-- baton resume context: workflow /);
+      expect(r.content).toHaveLength(2);
+      expect(r.content[1]!.text).toMatch(
+        new RegExp(
+          `^Warning: Baton could not read what ${notes} gained since it last read it \\(.*${why}.*\\), so the briefing above lacks that work`,
+        ),
+      );
+      expect(r.content[1]!.text).toContain(
+        `Run \`${command}\` once that is fixed, then call get_resume_context again`,
+      );
+      expect(r.structuredContent?.transcripts_not_read).toEqual([
+        { path: notes, why: expect.stringContaining(why), command },
+      ]);
+      expect(r.structuredContent?.hash).toEqual(expect.any(String));
+    } finally {
+      await client.close();
+    }
+    // the CLI says the same failure on stderr
+    expect((await baton(['context'])).stderr).toMatch(
+      new RegExp(`^note: could not read ${notes}: .*${why}`, 'm'),
+    );
+  });
 });

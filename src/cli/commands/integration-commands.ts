@@ -16,12 +16,15 @@ export function registerIntegrationCommands(program: Command, rt: Runtime) {
       action(rt, async ({ client, g }) => {
         const home = rt.settings(g).home;
         // the agent that started it: its conversation's workflow is meant when several are open here; its context
-        // reads first what this machine's transcripts hold unread, as `baton context` does
+        // reads first what this machine's transcripts hold unread, as `baton context` does, and says what it could not
         const server = createMcpServer(
           client,
           rt.cwd,
           () => rt.ref(undefined).following ?? null,
-          async (ref) => ({ workflow_id: (await readBeforeContext(client, ref, home)).status.workflow.id }),
+          async (ref) => {
+            const { status, not_read } = await readBeforeContext(client, ref, home);
+            return { workflow_id: status.workflow.id, not_read };
+          },
         );
         const transport = new StdioServerTransport();
         await server.connect(transport);

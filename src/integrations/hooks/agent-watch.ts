@@ -6,6 +6,7 @@ import {
   readUnread,
   unreadTranscripts,
   type FollowedStatus,
+  type NotRead,
   type UnreadTranscript,
 } from './unread-transcripts.js';
 
@@ -68,13 +69,15 @@ export const watchAgents = (status: Followed, home: string): AgentWatch => ({
  * (`readUnread`: a killed agent's last turn), as the next session start would: the context then holds that work,
  * not what was read before the crash. The one way in for every reader of the context: `baton context`, the server's
  * context route (the dashboard's panel) and the MCP server's `get_resume_context`. Gives the workflow's status as it
- * was found (compile the context of `status.workflow.id`: the workflow read) and what was read, in words.
+ * was found (compile the context of `status.workflow.id`: the workflow read), what was read, in words, and apart what
+ * could not be read (`not_read`: the briefing lacks it).
  */
 export async function readBeforeContext(
   client: BatonClient,
   ref: Ref,
   home: string,
-): Promise<{ status: StatusView; read: string[] }> {
+): Promise<{ status: StatusView; read: string[]; not_read: NotRead[] }> {
   const status = await client.status(ref);
-  return { status, read: await readUnread(client, status, home) };
+  const { said, not_read } = await readUnread(client, status, home);
+  return { status, read: said, not_read };
 }

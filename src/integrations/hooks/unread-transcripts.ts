@@ -171,22 +171,38 @@ export function keepReadMark(
   }
 }
 
+/** A transcript's unread work a command could not read before handing the work over: the briefing lacks it. */
+export interface NotRead {
+  path: string;
+  /** Why, in words: the read's failure (the file gone, unreadable, not a transcript), or its size. */
+  why: string;
+  /** The command that reads it, once what stopped it is fixed. */
+  command: string;
+}
+
 /**
  * Reads what the workflow's unread transcripts gained (as a session start reads it: one import each, at most
  * CATCH_UP_MAX_BYTES of it), before a command hands the work over (`baton context`), keeping how far it read one that
- * held nothing to record. Gives what it read and what it could not, in words.
+ * held nothing to record. Gives what it read and what it could not, in words (`said`), and apart what it could not
+ * read (`not_read`), for a reader that says it in fields of its own (MCP's get_resume_context).
  */
 export async function readUnread(
   client: BatonClient,
   status: FollowedStatus,
   home: string,
-): Promise<string[]> {
+): Promise<{ said: string[]; not_read: NotRead[] }> {
   const said: string[] = [];
+  const notRead: NotRead[] = [];
   for (const u of unreadTranscripts(status, home)) {
     if (u.grown_bytes > CATCH_UP_MAX_BYTES) {
       said.push(
         `${u.path} grew by ${sizeText(u.grown_bytes)} since Baton last read it, more than is read here: \`${u.command}\` reads it`,
       );
+      notRead.push({
+        path: u.path,
+        why: `it grew by ${sizeText(u.grown_bytes)}, more than is read here`,
+        command: u.command,
+      });
       continue;
     }
     try {
@@ -202,7 +218,8 @@ export async function readUnread(
       );
     } catch (e) {
       said.push(`could not read ${u.path}: ${(e as Error).message}`);
+      notRead.push({ path: u.path, why: (e as Error).message, command: u.command });
     }
   }
-  return said;
+  return { said, not_read: notRead };
 }
