@@ -58,3 +58,4 @@ export * from './actors.js';
 export { shortHash } from './short-hash.js';
 export { transcriptKey, writtenBy } from './transcript-key.js';
 export { counted } from './counted.js';
+export type { NotRead } from './not-read.js';

@@ -1,7 +1,14 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { BatonClient, Ref } from '../client/baton-client.js';
-import { BatonError, decisionTypes, errorResolutions, inWordsOf, tddPhases } from '../core/index.js';
+import {
+  BatonError,
+  decisionTypes,
+  errorResolutions,
+  inWordsOf,
+  tddPhases,
+  type NotRead,
+} from '../core/index.js';
 import { detailCategories } from '../service/index.js';
 import { PACKAGE_VERSION } from '../config/package-info.js';
 
@@ -39,13 +46,6 @@ async function resource<T>(fn: () => Promise<T>): Promise<T> {
     if (!BatonError.isInstance(e)) throw e;
     throw new BatonError(e.code, inWordsOf('mcp', e.message), e.details);
   }
-}
-
-/** A transcript's work Baton could not read before the briefing was compiled (`readUnread`: the same as `baton context`). */
-interface NotRead {
-  path: string;
-  why: string;
-  command: string;
 }
 
 /** What could not be read, for the agent: the briefing lacks it, and how to read it before going on. */

@@ -1,12 +1,12 @@
 import type { BatonClient, Ref } from '../../client/baton-client.js';
 import type { StatusView } from '../../service/index.js';
 import { agentLabel } from '../../core/agent-label.js';
+import type { NotRead } from '../../core/index.js';
 import { goneAgents, isConversationOf, type GoneAgent } from './gone-agents.js';
 import {
   readUnread,
   unreadTranscripts,
   type FollowedStatus,
-  type NotRead,
   type UnreadTranscript,
 } from './unread-transcripts.js';
 

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import type { BatonClient } from '../../client/baton-client.js';
-import { counted, isTerminal, type WorkflowStatus } from '../../core/index.js';
+import { counted, isTerminal, type NotRead, type WorkflowStatus } from '../../core/index.js';
 import type { TranscriptSource } from '../transcripts/transcript-import.js';
 import { ACTIVE_WITHIN_MS, CATCH_UP_MAX_BYTES, sourceOf } from './catch-up.js';
 import { hookLogPath, readHookLog, updateHookLog, type TranscriptSeen } from './hook-log.js';
@@ -169,15 +169,6 @@ export function keepReadMark(
   } catch (e) {
     return `could not note in the hook log ${logPath} how far ${path} was read (${(e as Error).message}): its last lines may be said unread again`;
   }
-}
-
-/** A transcript's unread work a command could not read before handing the work over: the briefing lacks it. */
-export interface NotRead {
-  path: string;
-  /** Why, in words: the read's failure (the file gone, unreadable, not a transcript), or its size. */
-  why: string;
-  /** The command that reads it, once what stopped it is fixed. */
-  command: string;
 }
 
 /**
