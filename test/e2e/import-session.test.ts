@@ -809,6 +809,52 @@ describe('a transcript imported turn by turn, as the Stop hooks import it', () =
     await two.service.store.close();
     await whole.service.store.close();
   });
+
+  it.each([
+    ['in one piece', 0],
+    ['its request and its work in two pieces', 3],
+  ])(
+    'an error got round in the opening turn of a later conversation is worked around, as by one import (%s)',
+    async (_, split) => {
+      // the hk rollout: `sh: pkl: command not found` (line 239) ends the first conversation; a new session (its
+      // session line, the request of line 198) runs `mise exec -- pkl format` (lines 242-243) first
+      const lines = readFileSync(corpusPath('codex/hk/e5/cb0813e003/0/full.jsonl'), 'utf8').split('\n');
+      const w = await inProcess();
+      const first = join(tempDir(), 'first.jsonl');
+      writeFileSync(first, lines.slice(0, 240).join('\n') + '\n');
+      await importTranscriptFile(w.client, w.ref, first, 'codex');
+      const pkl = (s: { error_message: string }) => s.error_message.endsWith('sh: pkl: command not found');
+      const before = (await w.client.status(w.ref)) as { open_errors: { error_message: string }[] };
+      expect(before.open_errors.filter(pkl)).toHaveLength(1);
+      const second = join(tempDir(), 'second.jsonl');
+      const taking = [196, 197, 198, 241, 242, 243].map((i) => lines[i] as string);
+      writeFileSync(second, '');
+      for (const piece of split ? [taking.slice(0, split), taking.slice(split)] : [taking]) {
+        appendFileSync(second, piece.join('\n') + '\n');
+        await importTranscriptFile(w.client, w.ref, second, 'codex');
+      }
+      const after = (await w.client.status(w.ref)) as {
+        open_errors: { error_message: string }[];
+        recent_resolved_errors: {
+          error_message: string;
+          resolution: string;
+          resolution_notes: string | null;
+        }[];
+      };
+      expect(after.open_errors.filter(pkl)).toEqual([]);
+      expect(after.recent_resolved_errors.find(pkl)).toMatchObject({
+        resolution: 'workaround',
+        resolution_notes: expect.stringMatching(
+          /^a different shell call succeeded \(transcript line 5\): `mise exec -- pkl --version/,
+        ),
+      });
+      const context = (await w.client.context(w.ref)) as { markdown: string };
+      expect(context.markdown).toMatch(
+        /pkl: command not found \[workaround: `mise exec -- pkl --version[^`]*` worked instead\]/,
+      );
+      await w.service.store.close();
+    },
+  );
 });
 
 describe('a pause of a workflow whose last session was imported', () => {

@@ -238,9 +238,13 @@ export function sourceOf(text: string, path: string): TranscriptSource {
   );
 }
 
+/** How many lines a text holds (a last one without its newline counts). */
+const lineCount = (text: string) =>
+  text.endsWith('\n') ? text.split('\n').length - 1 : text.split('\n').length;
+
 /** The entries of the lines before a piece (numbered so the last is the piece's `startLine`), for context only. */
 function contextEntries(text: string, format: TranscriptFormat, startLine: number): TranscriptEntry[] {
-  const lines = text.endsWith('\n') ? text.split('\n').length - 1 : text.split('\n').length;
+  const lines = lineCount(text);
   if (lines <= 0 || startLine - lines < 0) return [];
   return parseTranscript(text, format, { startLine: startLine - lines }).entries.filter(
     (e) => e.line <= startLine,
@@ -366,7 +370,14 @@ export async function importTranscript(
     add(evidence_line ?? 0, { kind: 'decision', decision: { ...decision, ...seen(evidence_line) }, at });
   for (const { at, evidence_line, ...error } of found.errors)
     add(evidence_line ?? 0, { kind: 'error', error: { ...error, ...seen(evidence_line) }, at });
-  const resolved = resolveKnown(known.open_errors, fresh, { path: opts.path ?? null, before: earlier });
+  // the lines read start at the transcript's first: its opening turn may take up an earlier conversation's failure
+  const fromStart =
+    !opts.skipThroughLine && (startLine === 0 || (!!opts.before && lineCount(opts.before) === startLine));
+  const resolved = resolveKnown(known.open_errors, fresh, {
+    path: opts.path ?? null,
+    before: earlier,
+    fromStart,
+  });
   for (const r of resolved)
     add(r.line, { kind: 'resolution', error_id: r.error_id, resolution: r.resolution, notes: r.notes });
   for (const run of facts.test_runs) {

@@ -324,7 +324,12 @@ function resolve(
  * The failure's fate (`resolve`), or deferred when nothing got past it but the agent said, soon after it, that it
  * leaves it on purpose: it was there before, is not this work's, or is kept for later.
  */
-function fateOf(entries: readonly TranscriptEntry[], index: number, type: string, cause: string): Resolution {
+export function fateOf(
+  entries: readonly TranscriptEntry[],
+  index: number,
+  type: string,
+  cause: string,
+): Resolution {
   const fate = resolve(entries, index, type, cause);
   if (fate.resolution !== 'unresolved' || type === 'hook_feedback') return fate;
   const said = deferralSaid(restOfTurn(entries, index));

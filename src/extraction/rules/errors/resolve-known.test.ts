@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { bash, say, toolResult } from '../../../../test/helpers/tool-results.js';
+import { readCorpus } from '../../../../test/helpers/corpus.js';
+import { parseCorpusLines } from '../../../../test/helpers/corpus-lines.js';
+import { parseTranscript } from '../../../agents/parse-transcript.js';
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
 import { findErrors } from './error-rules.js';
 import { resolveKnown, type OpenError } from './resolve-known.js';
@@ -66,5 +69,80 @@ describe('an error of an earlier read, resolved by a later one', () => {
     expect(resolveKnown(open, second, { path: 'session.jsonl', before: [] })[0]?.notes).toMatch(
       /^succeeded later/,
     );
+  });
+});
+
+/**
+ * The real hk rollout (tuning split): `sh: pkl: command not found` from a Codex cell (lines 238-239), got round by
+ * `mise exec -- pkl format` (242-243). Read as two conversations (another agent, or a new session, taking the work
+ * up), the second opens with a request and runs the workaround.
+ */
+describe('an error of an earlier conversation, got round in a later one', () => {
+  const rollout = 'codex/hk/e5/cb0813e003/0/full.jsonl';
+  const failing = parseCorpusLines(rollout, [1, 198, 199, 238, 239]);
+  const [pkl] = findErrors(failing, null);
+  const open = (resolution = 'unresolved'): OpenError[] => [
+    {
+      id: 'e1',
+      error_type: pkl!.error_type,
+      error_message: pkl!.error_message,
+      evidence: { transcript: 'codex.jsonl', line: pkl!.evidence_line ?? 0 },
+      resolution,
+    },
+  ];
+  /** A conversation made of the rollout's lines: its session, a request (line 198), the workaround. */
+  const taking = parseCorpusLines(rollout, [197, 198, 199, 242, 243]);
+  const whole = findErrors(parseTranscript(readCorpus(rollout)).entries, null).find(
+    (d) => d.evidence_line === 239,
+  );
+
+  it('is worked around in the words one import of the whole transcript uses, when its opening turn gets round it', () => {
+    expect(pkl?.error_message).toMatch(/sh: pkl: command not found$/);
+    expect(pkl?.resolution).toBe('unresolved');
+    const [later] = resolveKnown(open(), taking, { path: 'claude.jsonl', before: [], fromStart: true });
+    expect(later).toEqual({
+      error_id: 'e1',
+      resolution: 'workaround',
+      notes: whole?.resolution_notes,
+      line: 243,
+    });
+    expect(whole?.resolution).toBe('workaround');
+    expect(later?.notes).toMatch(
+      /^a different shell call succeeded \(transcript line 243\): `mise exec -- pkl/,
+    );
+  });
+
+  it('is found when the opening turn is read in two pieces, the first read again before the second', () => {
+    const [before, after] = [taking.slice(0, 2), taking.slice(2)];
+    expect(resolveKnown(open(), after, { path: 'claude.jsonl', before, fromStart: true })).toHaveLength(1);
+    // the lines read do not reach the conversation's start: its opening turn is not known
+    expect(resolveKnown(open(), after, { path: 'claude.jsonl', before, fromStart: false })).toEqual([]);
+    // found by the read that held it, not again
+    expect(resolveKnown(open(), [], { path: 'claude.jsonl', before: taking, fromStart: true })).toEqual([]);
+  });
+
+  it('stays open when the way round comes in a later turn, as it does in one transcript', () => {
+    const laterTurn = parseCorpusLines(rollout, [1, 9, 10, 98, 99, 242, 243]);
+    expect(resolveKnown(open(), laterTurn, { path: 'claude.jsonl', before: [], fromStart: true })).toEqual(
+      [],
+    );
+  });
+
+  it("is not got round by a call made before it (a fork copying its parent's opening turn)", () => {
+    const [after, before] = ['2026-07-16T04:05:30.000Z', '2026-07-16T04:05:35.000Z'];
+    const at = (timestamp: string) => [{ ...open()[0]!, timestamp }];
+    expect(
+      resolveKnown(at(after), taking, { path: 'claude.jsonl', before: [], fromStart: true }),
+    ).toHaveLength(1);
+    expect(resolveKnown(at(before), taking, { path: 'claude.jsonl', before: [], fromStart: true })).toEqual(
+      [],
+    );
+  });
+
+  it('is not taken up from its own transcript, nor recorded as worked around twice', () => {
+    expect(resolveKnown(open(), taking, { path: 'codex.jsonl', before: [], fromStart: true })).toEqual([]);
+    expect(
+      resolveKnown(open('workaround'), taking, { path: 'claude.jsonl', before: [], fromStart: true }),
+    ).toEqual([]);
   });
 });

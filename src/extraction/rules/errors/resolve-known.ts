@@ -2,7 +2,7 @@ import type { TranscriptEntry } from '../../../agents/transcript-types.js';
 import type { Evidence } from '../../../core/schemas/records.js';
 import type { ErrorDraft } from '../../extractor.js';
 import { ciFixOf } from './ci-checks.js';
-import { findErrors } from './error-rules.js';
+import { fateOf, findErrors } from './error-rules.js';
 import { succeeded, wentOn } from './failure.js';
 import { coversTests, sameStep, shellCommand, testCommand } from '../shell-command.js';
 
@@ -12,11 +12,15 @@ export interface OpenError {
   error_message: string;
   /** Where it was seen (a transcript and its line), when it was read from one. */
   evidence?: Evidence;
+  /** How it stands when not open: a workaround (or a deferral) a later fix may still turn into a fix. */
+  resolution?: string;
+  /** When it happened (the transcript's time), when known. */
+  timestamp?: string;
 }
 
 export interface LaterResolution {
   error_id: string;
-  resolution: 'fixed';
+  resolution: 'fixed' | 'workaround';
   notes: string;
   line: number;
 }
@@ -26,7 +30,7 @@ const commandOf = (message: string) => /^`([^`]+?)(?:…)?`:/.exec(message)?.[1]
 /** Whether the message holds the command whole (a long one is cut with "…"). */
 const wholeCommand = (message: string) => /^`[^`]+`:/.test(message) && !/^`[^`]*…`:/.test(message);
 
-type Fix = { notes: string; line: number } | null;
+type Fix = { notes: string; line: number; resolution?: 'workaround' } | null;
 
 /** An agent's own error (an API error, a dropped stream): passed once the agent works again. */
 function agentWentOn(err: OpenError, entries: readonly TranscriptEntry[]): Fix {
@@ -64,11 +68,18 @@ function commandSucceeded(err: OpenError, entries: readonly TranscriptEntry[]): 
 /** What can fix an error an earlier import recorded, by what the error is: each finds its fix or says nothing. */
 const laterFixes = [agentWentOn, ciPassed, commandSucceeded];
 
-/** The lines read again before the new ones, for context (`before`), and the transcript they are of (`path`). */
+/**
+ * The lines read again before the new ones, for context (`before`), the transcript they are of (`path`), and whether
+ * they (then the new ones) start at its first line (`fromStart`): a conversation's opening turn is then among them.
+ */
 export interface ReadBefore {
   path: string | null;
   before: readonly TranscriptEntry[];
+  fromStart?: boolean;
 }
+
+/** The transcript line a resolution's notes name (the call that fixed it or went on past it). */
+const lineOfNotes = (notes: string) => Number(/\((?:went on: )?transcript line (\d+)\)/.exec(notes)?.[1]);
 
 /**
  * An error whose failure is among the lines read again for context, judged as one import of the whole transcript
@@ -86,9 +97,44 @@ function judgedAgain(
   const line = err.evidence.line;
   const draft = drafts.find((d) => d.evidence_line === line && d.error_message === err.error_message);
   if (draft?.resolution !== 'fixed' || !draft.resolution_notes) return null;
-  const fixLine = Number(/\(transcript line (\d+)\)$/.exec(draft.resolution_notes)?.[1]);
+  const fixLine = lineOfNotes(draft.resolution_notes);
   // a fix among the lines read before would have been found by the read that held them
   return entries.some((e) => e.line === fixLine) ? { notes: draft.resolution_notes, line: fixLine } : null;
+}
+
+/**
+ * A failed command of an earlier conversation (another transcript), got round in this one's opening turn: the
+ * conversation takes up the work where the other left it (another agent, or a new session of the same one), so its
+ * first request's turn goes on from the failure, judged by the rules one import of a whole transcript uses (fateOf,
+ * the failed command standing in before the turn's calls). A way round found in a later turn resolves nothing, as it
+ * does not in one transcript; one already recorded is not recorded again.
+ */
+function takenUp(err: OpenError, read: ReadBefore, entries: readonly TranscriptEntry[]): Fix {
+  if (!read.fromStart || read.path === null || err.resolution === 'workaround') return null;
+  if (!err.evidence || err.evidence.transcript === read.path) return null;
+  const command = commandOf(err.error_message);
+  if (command === null) return null;
+  const lines = [...read.before, ...entries].filter((e) => !e.sidechain);
+  const asked = lines.findIndex((e) => e.role === 'user' && e.kind === 'text' && !e.queued);
+  // the failed call as its record keeps it: its command and the line that explains it
+  const failure: TranscriptEntry = {
+    line: err.evidence.line,
+    at: null,
+    role: 'tool',
+    kind: 'tool_result',
+    text: err.error_message.slice(err.error_message.indexOf('`:') + 2).trim(),
+    truncated: false,
+    tool: { id: null, name: 'Bash', input: { command }, is_error: true, exit_code: null },
+    sidechain: false,
+  };
+  const fate = fateOf([failure, ...lines.slice(asked + 1)], 0, err.error_type, failure.text);
+  if (fate.resolution !== 'workaround' || !fate.notes) return null;
+  const line = lineOfNotes(fate.notes);
+  // a way round among the lines read before was judged by the read that held them; one made before the failure (a
+  // fork's copy of its parent's first turn) did not get round it
+  const onward = entries.find((e) => e.line === line);
+  const earlier = onward?.at && err.timestamp && Date.parse(onward.at) < Date.parse(err.timestamp);
+  return onward && !earlier ? { notes: fate.notes, line, resolution: 'workaround' } : null;
 }
 
 /**
@@ -98,7 +144,8 @@ function judgedAgain(
  * (or failing for another cause); the same command, or its failed step with other flags, succeeds later (a test
  * failure: a later run of the same tests passes). An import reads a session turn by turn, so a failure and its fix
  * often land in different imports; an error whose failure the lines read again before the new ones (`read`) hold is
- * first judged as one import of the whole transcript judges it (judgedAgain).
+ * first judged as one import of the whole transcript judges it (judgedAgain). A failed command of an earlier
+ * conversation that nothing fixes is worked around when this conversation's opening turn gets round it (takenUp).
  */
 export function resolveKnown(
   open: readonly OpenError[],
@@ -111,11 +158,13 @@ export function resolveKnown(
   const drafts = open.some(seenBefore) ? findErrors([...read.before, ...entries], null) : [];
   const out: LaterResolution[] = [];
   for (const err of open) {
-    const fix = laterFixes.reduce<Fix>(
-      (found, find) => found ?? find(err, entries),
-      judgedAgain(err, read, drafts, entries),
-    );
-    if (fix) out.push({ error_id: err.id, resolution: 'fixed', notes: fix.notes, line: fix.line });
+    const fix =
+      laterFixes.reduce<Fix>(
+        (found, find) => found ?? find(err, entries),
+        judgedAgain(err, read, drafts, entries),
+      ) ?? takenUp(err, read, entries);
+    if (fix)
+      out.push({ error_id: err.id, resolution: fix.resolution ?? 'fixed', notes: fix.notes, line: fix.line });
   }
   return out;
 }
