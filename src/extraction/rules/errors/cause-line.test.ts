@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { parseCorpusLines } from '../../../../test/helpers/corpus-lines.js';
 import { causeOf } from './cause-line.js';
+import { findErrors } from './error-rules.js';
+import { shellCommand, shellCommands } from '../shell-command.js';
 
 /** The line an error names as its cause: what failed and why, not the banner a runner frames its report with. */
 describe('the cause of a failed test run is the failing test and its reason', () => {
@@ -393,5 +396,44 @@ describe('a run of several parts: the failing test, not a passing summary', () =
       'make: *** [Makefile:9: all] Error 1',
     );
     expect(causeOf('Exit code 101\ntest result: ok. 2 passed; 0 failed; 0 ignored')).toBe('');
+  });
+});
+
+/**
+ * The real hk rollout (tuning split), lines 257-258: a cell printing two files with `sed`, then running `cargo +nightly
+ * check`, which fails. Recorded as Claude Code's Bash records it (the trial that switched this work to Claude Code
+ * did: the command line, exit code 101, the same output), the cause is cargo's first error, not a line of the source
+ * `sed` printed ("// git config --get-regexp: ... ≥2 = real error.").
+ */
+describe("a compound command's cause: the failing program's diagnostic, not the files printed before it", () => {
+  const cell = parseCorpusLines('codex/hk/e5/cb0813e003/0/full.jsonl', [1, 198, 199, 257, 258]);
+  const bash = cell.map((e) => {
+    if (e.kind !== 'tool_result' || !e.tool) return e;
+    const command = shellCommands(e).join('\n').split('\n').join(' && ');
+    const tool = { ...e.tool, name: 'Bash', input: { command }, exit_code: 101, is_error: true };
+    return { ...e, text: `Exit code 101\n${e.text}`, tool };
+  });
+
+  it("is the compiler's first located error, with the exit code stated and without", () => {
+    expect(shellCommand(bash.find((e) => e.kind === 'tool_result')!)).toMatch(
+      /^sed -n '115,155p' src\/cli\/install\.rs && sed .* && cargo \+nightly check/,
+    );
+    expect(findErrors(bash, null)[0]?.error_message).toMatch(
+      /: src\/cli\/install\.rs:140:17: error: trailing semicolon in macro used in expression position$/,
+    );
+    // no exit code (the cell printed only the output): read from the end, where cargo printed its errors
+    expect(findErrors(cell, null)[0]?.error_message).toMatch(
+      /: src\/test_runner\.rs:204:18: error: trailing semicolon in macro used in expression position$/,
+    );
+  });
+
+  it('prefers a diagnostic line over an error-ish word anywhere: a Python exception, not the code that raised it', () => {
+    const traceback = [
+      'Traceback (most recent call last):',
+      '  File "/app/check.py", line 4, in <module>',
+      '    raise ValueError("invalid port")',
+      'ValueError: invalid port',
+    ].join('\n');
+    expect(causeOf(traceback)).toBe('ValueError: invalid port');
   });
 });

@@ -73,7 +73,8 @@ const wrapper = /^(?:<(\w+)>[\w.-]{0,40}<\/\1>|<\/?\w+>|(?:npm (?:ERR!|error)|er
 const errorish = (l: string) => causeLine.test(l) && !/warn(ing)?\b/i.test(l) && !passingCount(l);
 
 /**
- * The line that explains a failure: a test runner's failure line, then an error-ish line, skipping "Exit code N",
+ * The line that explains a failure: a test runner's failure line, the shell's diagnostic, a program's own diagnostic
+ * (`path:3:5: error: ...`, `ValueError: ...`), then an error-ish line, skipping "Exit code N",
  * chunk headers, banners, wrappers, warnings, a runner's closing verdict ("[lint] ERROR task failed" says only that
  * something failed) and its count lines (a passing one never, a failing one only when nothing says more), then a
  * located finding. Output without an exit code (`fromEnd`) is read from its end, where a failing program prints its
@@ -135,6 +136,9 @@ export function causeOf(text: string, fromEnd = false): string {
     useful.find((l) => testFailureLine.test(l)) ??
     // the shell saying the program is not there: nothing the command meant to do ran
     useful.find((l) => shellDiagnostic.test(l)) ??
+    // a program's own diagnostic ("src/a.rs:3:5: error: ...", "ValueError: ..."), before a line that only holds an
+    // error-ish word: a file printed before it (`sed ... && cargo check`), the code a traceback quotes
+    useful.find((l) => diagnosticStart.test(unlocated(l)) && !closingVerdict.test(unlocated(l))) ??
     useful.find((l) => errorish(l) && !closingVerdict.test(l) && !countLine(l)) ??
     useful.find((l) => located.test(l) && !logLine.test(l)) ??
     useful.find(errorish) ??
