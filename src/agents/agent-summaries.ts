@@ -1,4 +1,4 @@
-import { describeCall, LEFT_RUNNING, NEVER_RETURNED } from '../core/call-text.js';
+import { callCommands, describeCall, LEFT_RUNNING, NEVER_RETURNED } from '../core/call-text.js';
 import { clipEnds } from '../core/clip.js';
 import { heredoc } from '../core/heredoc.js';
 import { isContextFull, isLimitNotice, isUsageLimit } from '../core/runtime/usage-limit.js';
@@ -92,12 +92,14 @@ const AFTER_CALLS = 4;
  * What the calls the agent made after its last word came to, when its turn went on (`After it: ...`): their outcomes
  * are newer than its words ("that's likely the issue. Let me set aggressive timeouts", then the timing still 1.1 s).
  * The latest few of the message's turn, each once with how many times it ran in a row, whether it worked (a command by
- * its exit status: "exited 1" is no failure of `rg`), and how the last one's output ended when it ran a command. Null
- * when none returned.
+ * its exit status: "exited 1" is no failure of `rg`; one that carries none, as a Codex code-mode cell's, by what its
+ * output says, read as the error extraction reads it: `failed`), and how the last one's output ended when it ran a
+ * command. Null when none returned.
  */
 function afterWord(
   entries: readonly TranscriptEntry[],
   after: number,
+  failed: Judge | undefined,
   lead = 'After it',
 ): { text: string; through: number } | null {
   const rest = entries.slice(after + 1).filter((e) => !e.sidechain);
@@ -135,7 +137,7 @@ function afterWord(
           ? 'failed'
           : timedOut.test(result?.text ?? '')
             ? 'timed out'
-            : 'worked';
+            : verdict(call, result, failed);
     const said = `\`${what}\` ${outcome}`;
     if (runs.at(-1)?.said === said) (runs.at(-1) as { n: number }).n += 1;
     else runs.push({ said, n: 1 });
@@ -161,6 +163,24 @@ function afterWord(
   // what it says changes with a result as much as with a call: a piece holding only a result takes back "never returned"
   const through = Math.max(last.line, ...done.map((c) => results.get(c.tool?.id ?? '')?.line ?? -1));
   return { text: `${lead}${earlier}: ${parts.join('; ')}${tail}`, through };
+}
+
+/**
+ * How the error extraction reads a result (extraction/rules/errors/failure.ts `failed`): whether it shows its call
+ * failing, also when it carries no exit code ("zsh:2: command not found: hk" printed by a Codex code-mode cell). It
+ * lives in the extraction layer, which this one may not import: its reader passes it.
+ */
+export type Judge = (result: TranscriptEntry) => boolean;
+
+/**
+ * Whether a call that exited 0 or carries no exit code, and no error flag, worked: as the error extraction reads its
+ * result, so the briefing's Errors and its last calls say the same. Without that reading (`baton run` reading its
+ * agent's output live), a command that carries no exit code is said to have returned, with no verdict.
+ */
+function verdict(call: TranscriptEntry, result: TranscriptEntry | undefined, failed: Judge | undefined) {
+  if (result && failed) return failed(result) ? 'failed' : 'worked';
+  const command = callCommands(call.tool?.name ?? null, call.tool?.input).length > 0;
+  return command && (result?.tool?.exit_code ?? null) === null ? 'returned' : 'worked';
 }
 
 /**
@@ -192,7 +212,11 @@ const isNotice = (text: string) =>
  * made after it that never returned, and whether its turn ended on it. `fromStart`: the entries hold the transcript
  * from its first line, so none of the agent's words came before them.
  */
-function lastMessage(entries: readonly TranscriptEntry[], fromStart: boolean): AgentSummary | null {
+function lastMessage(
+  entries: readonly TranscriptEntry[],
+  fromStart: boolean,
+  failed: Judge | undefined,
+): AgentSummary | null {
   for (let i = entries.length - 1; i >= 0; i -= 1) {
     const e = entries[i] as TranscriptEntry;
     if (e.sidechain) continue;
@@ -206,7 +230,7 @@ function lastMessage(entries: readonly TranscriptEntry[], fromStart: boolean): A
       const answeredAfter = entries.slice(i + 1).some((x) => answersIn(x).length > 0);
       // a message said on its way (Codex's commentary) is followed by more of the turn, read or not yet
       const ended = { turn_ended: !wentOn(entries, i) && e.commentary !== true && !answeredAfter };
-      const since = ended.turn_ended ? null : afterWord(entries, i);
+      const since = ended.turn_ended ? null : afterWord(entries, i, failed);
       // the turn's sub-agents: what they found, which an unfinished turn had not yet reported on, and who had not
       // answered (a turn may end waiting for them)
       const answers = subAgentsOfTurn(entries, turnStartBefore(entries, i), {
@@ -241,7 +265,7 @@ function lastMessage(entries: readonly TranscriptEntry[], fromStart: boolean): A
   const last = { line: call.line, at: call.at, kind: 'last_message', turn_ended: false } as const;
   // the whole transcript holds no word of the agent's: there is no last message to point back to; when it ends on
   // the results of its calls, what they came to (a piece read after a message tells nothing new that way)
-  const returned = fromStart && !open.length ? callsOfLastTurn(entries) : null;
+  const returned = fromStart && !open.length ? callsOfLastTurn(entries, failed) : null;
   // said as of the last result, so what it came to (a test run) is not newer than it
   if (returned)
     return {
@@ -263,10 +287,11 @@ function lastMessage(entries: readonly TranscriptEntry[], fromStart: boolean): A
  */
 function callsOfLastTurn(
   entries: readonly TranscriptEntry[],
+  failed: Judge | undefined,
 ): { text: string; through: number; end: TranscriptEntry } | null {
   const end = entries.filter((e) => !e.sidechain).at(-1);
   if (end?.kind !== 'tool_result' || isUserInterruption(end)) return null;
-  const said = afterWord(entries, turnStartBefore(entries, entries.length), 'Its last calls');
+  const said = afterWord(entries, turnStartBefore(entries, entries.length), failed, 'Its last calls');
   return said ? { ...said, end } : null;
 }
 
@@ -325,11 +350,12 @@ const SUB_AGENT_CHARS = 12_000;
  * Every compaction summary and every sub-agent's answer, then the agent's last message (each kept whole), then the API
  * error (a usage limit's notice or another) and the user's interruption the entries end on, when they do.
  * `fromStart`: the entries begin at the transcript's first line (not a piece after an earlier import), so what the
- * agent did not say in them it never said.
+ * agent did not say in them it never said. `failed`: how the error extraction reads a result (`Judge`), by which the
+ * last calls are said to have worked or failed.
  */
 export function agentSummaries(
   entries: readonly TranscriptEntry[],
-  opts: { fromStart?: boolean } = {},
+  opts: { fromStart?: boolean; failed?: Judge } = {},
 ): AgentSummary[] {
   const compactions = entries
     .filter((e) => e.kind === 'summary' && !e.sidechain && e.text.trim())
@@ -342,7 +368,7 @@ export function agentSummaries(
       text: clipEnds(`${a.agent}: ${a.text}`, SUB_AGENT_CHARS),
     })),
   );
-  const last = lastMessage(entries, opts.fromStart === true);
+  const last = lastMessage(entries, opts.fromStart === true, opts.failed);
   const limit = stoppedOnApiError(entries);
   const stopped = stoppedByUser(entries);
   return [

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseClaudeTranscript } from '../../agents/claude-code/transcript.js';
 import { parseCodexRollout } from '../../agents/codex/rollout.js';
+import { agentSummaries } from '../../agents/agent-summaries.js';
 import { readCorpus } from '../../../test/helpers/corpus.js';
 import { claudeTool } from '../../../test/helpers/transcript-lines.js';
 import { readSession } from './read-session.js';
@@ -233,6 +234,20 @@ describe("the agent's last word", () => {
       /\n\nAfter it: `exec_command: gh api -H 'Accept … [^`]*` worked, its output ending: /,
     );
     expect(last?.text).not.toContain('`exec: gh api');
+  });
+
+  it('says a Codex code-mode command that carries no exit code failed when its output says so, as its error does (rollout lines 230-239)', () => {
+    const rollout = readCorpus('codex/hk/e5/cb0813e003/0/full.jsonl').split('\n').slice(0, 239).join('\n');
+    const entries = parseCodexRollout(rollout).entries;
+    const last = readSession(entries).summaries.at(-1);
+    // "zsh:2: command not found: hk", then `target/debug/hk fix` ran, then "sh: pkl: command not found"
+    expect(last?.text).toMatch(
+      /\n\nAfter it: `exec: git status --short --branch[^`]*` failed; `exec: target\/debug\/hk fix -S [^`]*` worked; `exec: target\/debug\/hk fix --all [^`]*` failed$/,
+    );
+    // read without the error extraction's judgment (`baton run` reading its agent live): no verdict
+    expect(agentSummaries(entries).at(-1)?.text).toMatch(
+      /\n\nAfter it: `exec: git status [^`]*` returned; `exec: target\/debug\/hk fix -S [^`]*` returned; `exec: target\/debug\/hk fix --all [^`]*` returned$/,
+    );
   });
 
   it("says a wait that ran out of time timed out, not that it worked (Codex's wait_agent, a rollout cut at line 271)", () => {
