@@ -1,4 +1,11 @@
-import { callCommands, describeCall, LEFT_RUNNING, NEVER_RETURNED } from '../core/call-text.js';
+import { isAgentTaskTool, planInCell } from '../core/agent-tasks/agent-task-calls.js';
+import {
+  callCommands,
+  describeCall,
+  LEFT_RUNNING,
+  NEVER_RETURNED,
+  oneLineCommand,
+} from '../core/call-text.js';
 import { clipEnds } from '../core/clip.js';
 import { heredoc } from '../core/heredoc.js';
 import { isContextFull, isLimitNotice, isUsageLimit } from '../core/runtime/usage-limit.js';
@@ -63,21 +70,14 @@ function unanswered(
     if (e.tool.polled_by) answered.add(e.tool.polled_by);
   }
   const lastTurn = rest.slice(rest.findLastIndex(startsTurn) + 1);
-  const open = lastTurn.filter((e) => e.kind === 'tool_call' && e.tool?.id && !answered.has(e.tool.id));
+  const open = lastTurn.filter(
+    (e) => e.kind === 'tool_call' && e.tool?.id && !answered.has(e.tool.id) && !setsPlan(e),
+  );
   // a poll (Codex's write_stdin) waits on a command: while one is open, the command names what was under way
   const polls = open.filter((e) => sessionOf(e.tool?.name ?? null, e.tool?.input) !== null);
   const named = polls.length < open.length ? open.filter((e) => !polls.includes(e)) : open;
   return {
-    calls: named
-      .map((e) =>
-        clipEnds(
-          byFirstLines(describeCall(e.tool?.name ?? null, e.tool?.input))
-            .replace(/\s+/g, ' ')
-            .trim(),
-          160,
-        ),
-      )
-      .slice(0, 3),
+    calls: named.map((e) => callInWords(e, 160)).slice(0, 3),
     through: open.at(-1)?.line ?? -1,
   };
 }
@@ -114,7 +114,12 @@ function afterWord(
   const apart = (r: TranscriptEntry | undefined) =>
     r?.tool?.commands_apart === true && r.tool.is_error !== true;
   const done = turn.filter(
-    (e) => e.kind === 'tool_call' && e.tool?.id && results.has(e.tool.id) && !apart(results.get(e.tool.id)),
+    (e) =>
+      e.kind === 'tool_call' &&
+      e.tool?.id &&
+      results.has(e.tool.id) &&
+      !apart(results.get(e.tool.id)) &&
+      !setsPlan(e),
   );
   const last = done.at(-1);
   if (!last) return null;
@@ -123,12 +128,7 @@ function afterWord(
     const result = results.get(call.tool?.id ?? '');
     // a command's status is said as it is (`rg` exits 1 finding nothing, a question answered), a tool's error as failed
     const code = result?.tool?.exit_code ?? 0;
-    const what = clipEnds(
-      byFirstLines(describeCall(call.tool?.name ?? null, call.tool?.input))
-        .replace(/\s+/g, ' ')
-        .trim(),
-      120,
-    );
+    const what = callInWords(call, 120);
     // a wait that ran out of time (Codex's wait_agent: `"timed_out": true`) neither worked nor failed
     const outcome =
       code !== 0
@@ -184,6 +184,30 @@ function verdict(call: TranscriptEntry, result: TranscriptEntry | undefined, fai
 }
 
 /**
+ * A call that sets the agent's own plan or task list (update_plan, TodoWrite, TaskCreate, a Codex code-mode cell that
+ * calls `tools.update_plan` and runs no command): the briefing shows that list under its own heading, so it is no call
+ * to name among the work.
+ */
+function setsPlan(call: TranscriptEntry): boolean {
+  const name = call.tool?.name ?? '';
+  if (isAgentTaskTool(name)) return true;
+  const input = call.tool?.input;
+  return name === 'exec' && planInCell(input) !== null && callCommands(name, input).length === 0;
+}
+
+/**
+ * A call on one line, as the briefing's errors name a command (`oneLineCommand`: its lines joined with "; ", a line
+ * continued with a space), its here-documents by their first lines, cut to `max` characters keeping both ends.
+ */
+const callInWords = (call: TranscriptEntry, max: number) =>
+  clipEnds(
+    oneLineCommand(byFirstLines(describeCall(call.tool?.name ?? null, call.tool?.input)))
+      .replace(/\s+/g, ' ')
+      .trim(),
+    max,
+  );
+
+/**
  * A call's here-documents cut to their first line: a commit message's subject (Claude Code writes every message as
  * one: `git commit -F - <<'EOF'`), a PR's title line. It is what tells whether the call ran (`git log` shows the
  * subject); the body and its trailers would take the room of both ends, the subject cut in the middle.
@@ -191,7 +215,8 @@ function verdict(call: TranscriptEntry, result: TranscriptEntry | undefined, fai
 function byFirstLines(call: string): string {
   return call.replace(heredoc, (_, opening: string, _q: string, tag: string, body: string) => {
     const lines = body.split('\n').filter((l) => l.trim());
-    return `${opening}\n${lines[0]?.trim() ?? ''}${lines.length > 1 ? ' …' : ''}\n${tag}`;
+    // on one line: its body is no command of the line (joined with "; " as the commands are)
+    return `${opening} ${lines[0]?.trim() ?? ''}${lines.length > 1 ? ' …' : ''} ${tag}`;
   });
 }
 

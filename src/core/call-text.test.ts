@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeCall } from './call-text.js';
+import { describeCall, oneLineCommand } from './call-text.js';
 
 describe('a tool call in one line', () => {
   it('names what the call acts on, never its whole input', () => {
@@ -34,5 +34,28 @@ describe('a tool call in one line', () => {
     expect(describeCall('exec', 'await tools.exec_command({ workdir: "/w", "cmd": "npm test" })')).toBe(
       'exec: npm test',
     );
+  });
+});
+
+describe('oneLineCommand', () => {
+  it('joins separate lines with "; " and continued ones with a space', () => {
+    expect(oneLineCommand('git status --short\nhk fix -S pkl-format\n\ngit diff --check')).toBe(
+      'git status --short; hk fix -S pkl-format; git diff --check',
+    );
+    expect(oneLineCommand('cargo test \\\n  --workspace \\\n  -- --nocapture')).toBe(
+      'cargo test --workspace -- --nocapture',
+    );
+    expect(oneLineCommand('npm run build &&\n  npm test\n  | tail -5')).toBe(
+      'npm run build && npm test | tail -5',
+    );
+    expect(oneLineCommand('if [ -x bin/app ]; then\n  bin/app\nelse\n  make\nfi')).toBe(
+      'if [ -x bin/app ]; then bin/app; else make; fi',
+    );
+    expect(oneLineCommand('npm test')).toBe('npm test');
+    // a subshell or a substitution closed on a line of its own (a commit message's here-document before it)
+    expect(oneLineCommand('git commit -m "$(cat <<\'EOF\' Fix it EOF\n)"\ngit push')).toBe(
+      'git commit -m "$(cat <<\'EOF\' Fix it EOF )"; git push',
+    );
+    expect(oneLineCommand('(\n  cd web\n  npm test\n)')).toBe('( cd web; npm test )');
   });
 });

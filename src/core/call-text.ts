@@ -108,3 +108,22 @@ export interface ToolOutcome {
   /** Flagged as an error, or a command that exited with a non-zero code. */
   failed: boolean;
 }
+
+/**
+ * A command on one line, to name it in a message: a line continued (`\\` at its end, a line ending or starting with
+ * `&&`, `||`, `|`, or opening a block: `then`, `do`, `else`, `{`, `(`), or one closing a subshell or a substitution
+ * (`)"` after the here-document of `git commit -m "$(cat <<'EOF'`), joins with a space, separate lines with `; `.
+ */
+export function oneLineCommand(command: string): string {
+  return command
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '')
+    .reduce((line, next) => {
+      if (line === '') return next;
+      if (line.endsWith('\\')) return `${line.slice(0, -1).trimEnd()} ${next}`;
+      const continued =
+        /(?:&&|\|\||\||\bthen|\bdo|\belse|\{|\()$/.test(line) || /^(?:&&|\|\||\||\))/.test(next);
+      return `${line}${continued ? ' ' : '; '}${next}`;
+    }, '');
+}

@@ -17,6 +17,28 @@ export const agentTaskTools = ['TodoWrite', 'TaskCreate', 'TaskUpdate', 'update_
 export const isAgentTaskTool = (name: string): boolean =>
   (agentTaskTools as readonly string[]).includes(name);
 
+/** A step of a plan as a code-mode cell writes it: `{step:"...",status:"..."}` (keys quoted or not). */
+const cellStep = /\{\s*"?step"?\s*:\s*"((?:[^"\\]|\\.)*)"\s*,\s*"?status"?\s*:\s*"(\w+)"\s*\}/g;
+
+/**
+ * The plan a Codex code-mode cell sets with `tools.update_plan({plan:[...]})`, as update_plan's input; null when the
+ * cell does not call it.
+ */
+export function planInCell(input: unknown): { plan: { step: string; status: string }[] } | null {
+  if (typeof input !== 'string' || !input.includes('tools.update_plan(')) return null;
+  const code = input.slice(input.indexOf('tools.update_plan('));
+  const plan = [...code.matchAll(cellStep)].map((m) => {
+    let step = m[1] ?? '';
+    try {
+      step = JSON.parse(`"${step}"`) as string;
+    } catch {
+      // keep the text as written
+    }
+    return { step, status: m[2] ?? '' };
+  });
+  return plan.length > 0 ? { plan } : null;
+}
+
 /** The tools that send the whole list each call (the others change one task): a later call replaces what it said. */
 export const isWholeListTool = (name: string): boolean => name === 'TodoWrite' || name === 'update_plan';
 

@@ -133,7 +133,7 @@ describe("the agent's last word", () => {
       },
     });
     expect(lastWord([said, call].join('\n'))?.text).toBe(
-      "The build passes. Committing.\n\nThe transcript ends before this call returned (check whether it ran): `Bash: git add Dockerfile && git commit -q -F - <<'EOF' Fix the PATH in the build image after the installer moved … EOF git push origin main 2>&1 | tail -5`",
+      "The build passes. Committing.\n\nThe transcript ends before this call returned (check whether it ran): `Bash: git add Dockerfile && git commit -q -F - <<'EOF' Fix the PATH in the build image after the installer moved … EOF; git push origin main 2>&1 | tail -5`",
     );
   });
 
@@ -244,10 +244,28 @@ describe("the agent's last word", () => {
     expect(last?.text).toMatch(
       /\n\nAfter it: `exec: git status --short --branch[^`]*` failed; `exec: target\/debug\/hk fix -S [^`]*` worked; `exec: target\/debug\/hk fix --all [^`]*` failed$/,
     );
+    // a command of several lines is said as several, as its error names it
+    expect(last?.text).toContain(
+      'After it: `exec: git status --short --branch; hk fix -S … git diff --check; git diff',
+    );
+    expect(last?.text).toContain(
+      '`exec: target/debug/hk fix -S pkl-format; git diff --check; git diff -- pkl/builtins/no_commit_to_branch.pkl` worked',
+    );
     // read without the error extraction's judgment (`baton run` reading its agent live): no verdict
     expect(agentSummaries(entries).at(-1)?.text).toMatch(
       /\n\nAfter it: `exec: git status [^`]*` returned; `exec: target\/debug\/hk fix -S [^`]*` returned; `exec: target\/debug\/hk fix --all [^`]*` returned$/,
     );
+  });
+
+  it('leaves out a plan the agent set through a code-mode cell: the plan is shown on its own (rollout lines 273-276)', () => {
+    const rollout = readCorpus('codex/entirecontext/7H/01M05W0DK3S06FP7YAJHNPXG7H/3/full.jsonl').split('\n');
+    // the cell of line 273 calls `tools.update_plan` and runs no command; its result is at line 274
+    expect(rollout[272]).toContain('"input":"const r = await tools.update_plan({explanation:');
+    const last = readSession(parseCodexRollout(rollout.slice(0, 276).join('\n')).entries).summaries.findLast(
+      (s) => s.kind === 'last_message',
+    );
+    expect(last?.text).toMatch(/\n\nAfter it \(after \d+ earlier calls\): `/);
+    expect(last?.text).not.toContain('update_plan');
   });
 
   it("says a wait that ran out of time timed out, not that it worked (Codex's wait_agent, a rollout cut at line 271)", () => {

@@ -2,6 +2,7 @@ import type { TranscriptEntry } from '../../agents/transcript-types.js';
 import {
   applyAgentTaskCalls,
   isAgentTaskTool,
+  planInCell,
   type AgentTaskCall,
   type AgentTaskItem,
 } from '../../core/index.js';
@@ -16,28 +17,6 @@ export type AgentTaskStatus = 'pending' | 'in_progress' | 'completed';
 export interface AgentTask {
   content: string;
   status: string;
-}
-
-/** A step of a plan as a code-mode cell writes it: `{step:"...",status:"..."}` (keys quoted or not). */
-const cellStep = /\{\s*"?step"?\s*:\s*"((?:[^"\\]|\\.)*)"\s*,\s*"?status"?\s*:\s*"(\w+)"\s*\}/g;
-
-/**
- * The plan a Codex code-mode cell sets with `tools.update_plan({plan:[...]})`, as update_plan's input; null when the
- * cell does not call it.
- */
-export function planInCell(input: unknown): { plan: { step: string; status: string }[] } | null {
-  if (typeof input !== 'string' || !input.includes('tools.update_plan(')) return null;
-  const code = input.slice(input.indexOf('tools.update_plan('));
-  const plan = [...code.matchAll(cellStep)].map((m) => {
-    let step = m[1] ?? '';
-    try {
-      step = JSON.parse(`"${step}"`) as string;
-    } catch {
-      // keep the text as written
-    }
-    return { step, status: m[2] ?? '' };
-  });
-  return plan.length > 0 ? { plan } : null;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { entry } from '../../../../test/helpers/tool-results.js';
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
-import { planInCell } from '../../session/tasks.js';
+import { planInCell } from '../../../core/agent-tasks/agent-task-calls.js';
 import { readSession } from '../../session/index.js';
 import { ciChecks } from '../errors/ci-checks.js';
 import { addedDependencies } from './dependency-edits.js';

@@ -1,3 +1,4 @@
+import { oneLineCommand } from '../../../core/call-text.js';
 import { clip } from '../../../core/clip.js';
 import { fixedAtOnceNote } from '../../../core/fixed-at-once.js';
 import { isUsageLimit } from '../../../core/runtime/usage-limit.js';
@@ -26,7 +27,6 @@ import {
   coversTests,
   lastProgram,
   lookingStep,
-  oneLineCommand,
   otherInput,
   sharesWords,
   purposeOf,
