@@ -76,6 +76,14 @@ export const workSpanOf = (s: WorkflowPlaces & { created_at: string; ended_at: s
 export const workflowBranch = (s: WorkflowState): string | null => workflowPlace(s)?.branch ?? null;
 
 /**
+ * The branch of a workflow's worktree for its sessions' status: the branch its work was last seen on
+ * (`workflowBranch`: a Codex app worktree begun detached and moved to a branch is on that branch), else the one it
+ * began on, git's `(detached)` for a detached HEAD; null without git.
+ */
+export const worktreeBranch = (s: WorkflowState): string | null =>
+  workflowBranch(s) ?? s.git_start?.branch ?? null;
+
+/**
  * Whether the commit `at` is in the history the capture reads: as git answered it (`place_held`), else HEAD itself or
  * one of the workflow's commits on it.
  */

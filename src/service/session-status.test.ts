@@ -35,6 +35,30 @@ async function twoTasks() {
 }
 
 describe('sessionStatus', () => {
+  it('gives every session the branch its worktree moved to, not the detached HEAD the workflow began on', async () => {
+    const { w } = await twoTasks();
+    const commit = 'a'.repeat(40);
+    const moved: WorkflowState = {
+      ...secondSession(w),
+      git_start: { branch: '(detached)', commit },
+      last_snapshot: {
+        id: 'snap-1',
+        trigger: 'handover',
+        seq: 3,
+        created_at: now,
+        session_number: 1,
+        branch: 'codex/fix-no-commit-detached-head',
+        commit,
+      },
+    };
+    expect(sessionTimeline(moved, now).map((x) => x.worktree_branch)).toEqual([
+      'codex/fix-no-commit-detached-head',
+      'codex/fix-no-commit-detached-head',
+    ]);
+    // no snapshot yet: where it began
+    expect(sessionStatus({ ...moved, last_snapshot: null }, now).worktree_branch).toBe('(detached)');
+  });
+
   it('derives running, resumable and superseded sessions from the folded state', async () => {
     const { s, w } = await twoTasks();
     const ref = { workflowId: w.id };

@@ -6,6 +6,7 @@ import {
   notRunningNote,
   notFound,
   resumability,
+  worktreeBranch,
   type NextStep,
   type SessionInfo,
   type WorkflowState,
@@ -144,7 +145,7 @@ export function sessionStatus(
     continued_by: goesOn.continued_by,
     resume_reason: reason,
     worktree_path: s.worktree,
-    worktree_branch: s.git_start?.branch ?? null,
+    worktree_branch: worktreeBranch(s),
   };
 }
 export type SessionStatus = ReturnType<typeof sessionStatus>;

@@ -1,6 +1,8 @@
 import { appendFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { codexHook } from '../helpers/codex-conversation.js';
+import { corpusLines } from '../helpers/corpus-lines.js';
 import { gitIn, makeRepo, tempDir } from '../helpers/git-repo.js';
 import { hookWorkspace } from '../helpers/hook-workspace.js';
 import { claudeTool } from '../helpers/transcript-lines.js';
@@ -381,5 +383,48 @@ describe('workflows of the branches of one worktree', () => {
     expect(next.briefing).toContain(request);
     expect(next.briefing).not.toContain('branch changed');
     expect(next.told).not.toContain('has its work on a detached HEAD');
+  });
+
+  it("a session's status names the branch its worktree moved to, not the detached HEAD it began on (a real Codex rollout: its `git switch -c` at line 116)", async () => {
+    const w = workspace();
+    w.git('checkout', '-q', '--detach');
+    const rollout = 'codex/hk/e5/cb0813e003/0/full.jsonl';
+    const id = '019f690c-8f7b-7631-86d1-935c66dbf4f4';
+    const path = join(tempDir('baton-transcript-'), `rollout-2026-07-16T03-50-58-${id}.jsonl`);
+    writeFileSync(path, '');
+    // the rollout's lines as Codex wrote them, its folder the repository
+    const write = (from: number, to: number) =>
+      appendFileSync(
+        path,
+        `${corpusLines(rollout, ...Array.from({ length: to - from + 1 }, (_, i) => from + i))
+          .map((l) => l.replaceAll('/Users/jdx/.codex/worktrees/090e/hk', w.repo))
+          .join('\n')}\n`,
+      );
+    const hook = codexHook(w.baton, { repo: w.repo, id, transcript: path });
+    const status = async () => {
+      const text = (await w.baton(['session-status'])).stdout;
+      const json = (await w.baton(['session-status', '--json'])).json<{ worktree_branch: string | null }>();
+      return { text, branch: json.worktree_branch };
+    };
+
+    await hook('SessionStart', { source: 'startup' });
+    write(1, 9);
+    await hook('UserPromptSubmit', { prompt: 'investigate https://github.com/jdx/hk/discussions/1074' });
+    write(10, 92);
+    await hook('Stop', { stop_hook_active: false });
+    // begun on a detached HEAD, said in words (git's `(detached)` in parentheses was `((detached))`)
+    expect((await status()).text).toContain(`worktree: ${w.repo} (a detached HEAD)`);
+    expect((await status()).branch).toBe('(detached)');
+
+    write(93, 98);
+    await hook('UserPromptSubmit', { prompt: 'make a pr and reply to discussion' });
+    write(99, 115);
+    // line 116: the agent makes its branch where it stands
+    w.git('switch', '-q', '-c', 'codex/fix-no-commit-detached-head');
+    write(116, 192);
+    await hook('Stop', { stop_hook_active: false });
+    const moved = await status();
+    expect(moved.text).toContain(`worktree: ${w.repo} (codex/fix-no-commit-detached-head)`);
+    expect(moved.branch).toBe('codex/fix-no-commit-detached-head');
   });
 });

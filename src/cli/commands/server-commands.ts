@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { hostname } from 'node:os';
 import { settingReader } from '../../config/settings.js';
 import { ensureToken, rotateTokenFile, tokenPath } from '../../config/token-file.js';
-import { BATON_ACTOR, invalidInput } from '../../core/index.js';
+import { BATON_ACTOR, branchInWords, invalidInput } from '../../core/index.js';
 import { serverToken } from '../../open-baton.js';
 import { action, workflowOption } from '../action.js';
 import { parseNumber } from '../parse.js';
@@ -192,7 +192,7 @@ export function registerServerCommands(program: Command, rt: Runtime) {
           [
             `${s.session_id}  ${s.state}${s.task_id ? ` (task ${s.task_id})` : ''}`,
             `  agent running: ${s.agent_running_note}   resumable: ${resumableWords({ resumable: s.is_resumable, continued_by: s.continued_by, status: s.workflow_status })}   needs resume: ${s.needs_resume ? 'yes' : 'no'}${s.resume_reason ? ` (${resumeReasonWords[s.resume_reason]})` : ''}`,
-            `  executor: ${s.executor_status ?? 'none'}   worktree: ${s.worktree_path}${s.worktree_branch ? ` (${s.worktree_branch})` : ''}`,
+            `  executor: ${s.executor_status ?? 'none'}   worktree: ${s.worktree_path}${s.worktree_branch ? ` (${branchInWords(s.worktree_branch)})` : ''}`,
             `  tasks: ${s.tasks_done}/${s.tasks_total} done this session`,
           ].join('\n'),
         );
