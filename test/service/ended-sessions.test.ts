@@ -15,7 +15,7 @@ import {
 import type { ExecutorRow } from '../../src/storage/executor-registry.js';
 import type { LeaseHolder } from '../../src/storage/lease-registry.js';
 import { executorRow } from '../helpers/executor-row.js';
-import { makeRepo, tempDir } from '../helpers/git-repo.js';
+import { gitIn, makeRepo, tempDir } from '../helpers/git-repo.js';
 import { makeService, sqliteStore, TestClock } from '../helpers/service.js';
 
 /**
@@ -64,7 +64,7 @@ async function setup(clock = new TestClock()) {
     await svc.resume(ref);
   };
   const row = async (session: number) => svc.store.executors!.get(`ex-${session}`);
-  return { svc, ref, id: wf.id, insert, nextSession, row, clock };
+  return { svc, ref, id: wf.id, repo, insert, nextSession, row, clock };
 }
 
 const recover = (svc: ReturnType<typeof makeService>, autoResume: 'all' | 'waiting' = 'all') =>
@@ -114,6 +114,23 @@ describe("an earlier session's executor row is closed once the workflow went on"
       session_state: 'ended',
       reason: 'session 1 is over: the workflow went on to session 2',
     });
+  });
+
+  it("a session's row names the branch the worktree's work was last seen on, not the one the workflow began on", async () => {
+    const { svc, id, repo, nextSession } = await setup();
+    gitIn(repo, 'switch', '-q', '-c', 'feature');
+    await nextSession();
+    const profile = {
+      name: 'claude-code',
+      supports_session_resume: true,
+      supports_workspace_only: true,
+    } as AgentProfile;
+    const executor = {
+      runtime: 'local',
+      endpoint: null,
+      capabilities: async () => ({ supports_session_resume: true, supports_workspace_only: true }),
+    } as unknown as Executor;
+    expect(await executorRowFor(svc, id, profile, executor)).toMatchObject({ worktree_branch: 'feature' });
   });
 
   it('a crash a command notices closes them with the dead agent’s row', async () => {

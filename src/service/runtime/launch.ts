@@ -1,4 +1,10 @@
-import { conflict, executorChanged, launchAgent, type CapacityPolicy } from '../../core/index.js';
+import {
+  conflict,
+  executorChanged,
+  launchAgent,
+  worktreeBranch,
+  type CapacityPolicy,
+} from '../../core/index.js';
 import type { ExecutorRow } from '../../storage/executor-registry.js';
 import type { BatonService } from '../baton-service.js';
 import { randomId } from '../command-runner.js';
@@ -54,7 +60,7 @@ export async function executorRowFor(
     run_id: null,
     container_id: null,
     workspace_path: s.worktree,
-    worktree_branch: s.git_start?.branch ?? null,
+    worktree_branch: worktreeBranch(s),
     owner: null,
     last_seen_at: at,
     error_message: null,
