@@ -121,7 +121,8 @@ export interface BatonClient {
   /** Follows the agent's own task list in the task graph; calls already applied write nothing. */
   syncAgentTasks(
     ref: Ref,
-    input: { source: AgentTaskSource; calls: AgentTaskCall[] },
+    /** `tells`: the caller tells the agent the open tasks its list left out (`untied`), marked told. */
+    input: { source: AgentTaskSource; calls: AgentTaskCall[]; tells?: boolean },
   ): Promise<{ workflow_id: string } & AgentTaskSync>;
   record<I extends RecordInput>(ref: Ref, input: I): Promise<RecordResult<I['kind']>>;
   /** An agent session Baton does not run (a hook): the worktree's workflow found or created, the session tied. */

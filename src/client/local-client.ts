@@ -63,7 +63,12 @@ export class LocalClient implements BatonClient {
   }
 
   async syncAgentTasks(ref: Ref, input: Parameters<BatonClient['syncAgentTasks']>[1]) {
-    const out = await this.service.syncAgentTasks(this.ref(ref), input.source, input.calls);
+    const out = await this.service.syncAgentTasks(
+      this.ref(ref),
+      input.source,
+      input.calls,
+      input.tells === true,
+    );
     return { workflow_id: out.state.id, ...out.result };
   }
 

@@ -1,6 +1,6 @@
 import type { WorkflowState } from './schemas/state.js';
 import type { Task } from './schemas/workflow.js';
-import { currentTask, laneProgress, nextTask } from './task-graph.js';
+import { laneProgress, leftBehind, leftBehindWords, nextTask, taskUnderWay } from './task-graph.js';
 import { commitsSinceSaid, commitsSinceStarted } from './context/commits-since.js';
 import { defaultLimits } from './context/resume-context.js';
 
@@ -96,7 +96,10 @@ function nextAction(s: WorkflowState, phase: string, briefing?: string): string 
       briefing ??
       "no task is recorded: go on from the user's latest request and the last state (the resume context)"
     );
-  const running = currentTask(s.tasks);
+  // only tasks left from an earlier plan are open: the list that moved on without them is done
+  const left = leftBehind(s.tasks);
+  if (left.length) return briefing ?? leftBehindWords(left.map((t) => t.id));
+  const running = taskUnderWay(s.tasks);
   if (running) {
     // a commit made since it started: it may be done though the list does not say so (as the briefing says)
     const since = commitsSinceSaid(

@@ -1,6 +1,6 @@
 import { branchChange } from './branch-change.js';
 import { listTotals } from './fold/bounds.js';
-import { currentTask, nextTask, taskCounts } from './task-graph.js';
+import { nextTask, taskCounts, taskUnderWay } from './task-graph.js';
 import type { GitCapture, GitMark } from './schemas/git-state.js';
 import type { SessionSnapshot } from './schemas/snapshot.js';
 import type { WorkflowState } from './schemas/state.js';
@@ -18,7 +18,7 @@ export interface SnapshotInput {
 /** Builds the SessionSnapshot of a workflow's state as it stands (the state after the last folded event). */
 export function buildSnapshot(s: WorkflowState, input: SnapshotInput): SessionSnapshot {
   const counts = taskCounts(s.tasks);
-  const current = currentTask(s.tasks);
+  const current = taskUnderWay(s.tasks);
   const next = nextTask(s.tasks);
   const branch = branchChange(s, input.git);
   return {
@@ -69,7 +69,7 @@ export function withTasks(snap: SessionSnapshot, tasks: SessionSnapshot['tasks']
   return {
     ...snap,
     tasks,
-    current_task_id: currentTask(tasks)?.id ?? null,
+    current_task_id: taskUnderWay(tasks)?.id ?? null,
     next_task_id: nextTask(tasks)?.id ?? null,
     tasks_completed: counts.done,
     tasks_remaining: counts.remaining,

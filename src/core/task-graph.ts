@@ -92,9 +92,31 @@ export function currentTask(tasks: readonly Task[]): Task | null {
   );
 }
 
-/** The task a resumed session should work on: the one under way, else the first runnable one. */
+/**
+ * The open tasks left from an earlier plan, when they are all that is open: an agent's later list left each out, the
+ * agent was told so (it could take it into its list in its words) and no list took it up again, and every other task
+ * is finished. They hold no work open (a list that moved on without them is done), but they are not done either: they
+ * are handed on, named, for the next session to check whether they are still needed. Empty otherwise.
+ */
+export function leftBehind<T extends Pick<Task, 'status' | 'left_out'>>(tasks: readonly T[]): T[] {
+  const open = unfinishedTasks(tasks);
+  return open.length && open.every((t) => (t.left_out?.told.length ?? 0) > 0) ? open : [];
+}
+
+/** How tasks left from an earlier plan (`leftBehind`) are said: by the briefing, `baton status`, a completion. */
+export const leftBehindWords = (ids: readonly string[]) =>
+  `${ids.join(', ')} ${ids.length === 1 ? 'is' : 'are'} left from an earlier plan, never taken up again by a later list: check whether ${ids.length === 1 ? 'it is' : 'they are'} still needed`;
+
+/** The task under way, unless every open task is left from an earlier plan (`leftBehind`): none is then. */
+export const taskUnderWay = (tasks: readonly Task[]): Task | null =>
+  leftBehind(tasks).length ? null : currentTask(tasks);
+
+/**
+ * The task a resumed session should work on: the one under way, else the first runnable one; none when only tasks
+ * left from an earlier plan are open (`leftBehind`: to check, not to continue).
+ */
 export const nextTask = (tasks: readonly Task[]): Task | null =>
-  currentTask(tasks) ?? runnableTasks(tasks)[0] ?? null;
+  leftBehind(tasks).length ? null : (currentTask(tasks) ?? runnableTasks(tasks)[0] ?? null);
 
 export const allFinished = (tasks: readonly Task[]) => tasks.length > 0 && tasks.every(finished);
 

@@ -29,6 +29,11 @@ export interface TrackInput {
    * be read, and tying it would give the worktree's workflow to a conversation Baton never saw).
    */
   follow_new?: boolean;
+  /**
+   * The caller tells the agent the open tasks its list left out that it was not told of yet (a prompt's hook): they
+   * come back as `left_out`, marked told.
+   */
+  tell_left_out?: boolean;
 }
 
 export interface TrackResult {
@@ -79,6 +84,11 @@ export interface TrackResult {
    * their work. Absent otherwise.
    */
   others_worked?: AgentSessionRef[];
+  /**
+   * The open tasks this agent's list left out that it was not told of yet (its list was read from its transcript:
+   * Codex's always is), marked told by this call for the caller to tell it (`tell_left_out`). Absent when none.
+   */
+  left_out?: { id: string; title: string; status: string }[];
 }
 
 export interface InjectedContext {

@@ -20,6 +20,8 @@ import {
   isTerminal,
   isUnusedSessionWorkflow,
   linkAgentSession,
+  AgentTaskSource,
+  tellLeftOut,
   ownedBy,
   cutOffSession,
   namingWorkflow,
@@ -594,7 +596,10 @@ export class AgentSessions {
       (d) => {
         // read before the link: the conversations that worked on it while this one waited
         const others = othersWorkedSince(d.state, input.agent);
-        return { ...linkAgentSession(d, input.agent, link), others };
+        const linked = linkAgentSession(d, input.agent, link);
+        const source = AgentTaskSource.safeParse(input.agent.name);
+        const leftOut = input.tell_left_out && source.success ? tellLeftOut(d, source.data) : [];
+        return { ...linked, others, leftOut };
       },
       {
         retry: true,
@@ -602,6 +607,7 @@ export class AgentSessions {
     );
     // a conversation taking its turn again after others worked (a prompt in the window left open): it is told
     const away = result.outcome === 'next' && result.others.length ? { others_worked: result.others } : {};
+    const leftOut = result.leftOut?.length ? { left_out: result.leftOut } : {};
     return {
       ...this.result(
         f,
@@ -612,6 +618,7 @@ export class AgentSessions {
         result.cut_off ?? null,
       ),
       ...away,
+      ...leftOut,
     };
   }
 

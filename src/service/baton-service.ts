@@ -402,10 +402,15 @@ export class BatonService {
 
   /** Follows the agent's own task list (TodoWrite, task tools, update_plan) in the task graph. */
   /** Follows the agent's task list; a requested pause takes effect at the task boundary the list reaches. */
-  async syncAgentTasks(ref: WorkflowRef, source: AgentTaskSource, calls: readonly AgentTaskCall[]) {
+  async syncAgentTasks(
+    ref: WorkflowRef,
+    source: AgentTaskSource,
+    calls: readonly AgentTaskCall[],
+    tells = false,
+  ) {
     const state = await this.read(ref, false);
     const git = state.pause_requested ? await this.gitOf(state) : null;
-    return this.act(ref, (d) => syncAgentTasks(d, source, calls, git), true);
+    return this.act(ref, (d) => syncAgentTasks(d, source, calls, git, tells), true);
   }
 
   /** Appends one record (decision, error, history entry, test run, usage reading, reviewer feedback). */

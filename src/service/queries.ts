@@ -2,6 +2,7 @@ import { workflowsHere } from './workflows-here.js';
 import { followingAgent, turnUnderWay } from '../core/agent-turn.js';
 import {
   briefingSession,
+  leftBehind,
   leftOpen,
   probablyDoneTasks,
   nextTaskOf,
@@ -241,8 +242,14 @@ export class Queries {
       agent_sessions: s.sessions.flatMap((x) =>
         x.agent ? [{ session_number: x.number, agent: x.agent.name, session_id: x.agent.session_id }] : [],
       ),
+      /** The open tasks left from an earlier plan, when nothing else is open: to check whether still needed. */
+      left_behind: leftBehind(s.tasks).map(({ id, title, status }) => ({ id, title, status })),
       next_task: next ? { id: next.id, title: next.title, status: next.status } : null,
-      runnable_tasks: over ? [] : runnableTasks(s.tasks).map((t) => ({ id: t.id, title: t.title })),
+      // tasks left from an earlier plan are to check, not to start
+      runnable_tasks:
+        over || leftBehind(s.tasks).length
+          ? []
+          : runnableTasks(s.tasks).map((t) => ({ id: t.id, title: t.title })),
       snapshots: snaps,
       checkpoints: s.checkpoints,
       /** Summed over every session; the context fields are the current session's gauge. */

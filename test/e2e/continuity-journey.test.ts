@@ -174,7 +174,7 @@ describe("continuity by default: the next session's own task list", () => {
     const told = injected(reworded.stdout);
     expect(told.hookEventName).toBe('PostToolUse');
     expect(told.additionalContext).toBe(
-      'Baton: this workflow has open tasks your task list does not hold (an earlier session\'s, or added outside your list): T2 "Add pytest tests for all four" (in progress), T3 "Run tests and commit". Baton ties your list\'s items to its tasks by their words: put each of these in your list in these words, then mark it completed when it is done (at once if it is done already), or remove it if it is no longer wanted (Baton then skips it).',
+      'Baton: this workflow has open tasks your task list does not hold (an earlier session\'s, or added outside your list): T2 "Add pytest tests for all four" (in progress), T3 "Run tests and commit". Baton ties your list\'s items to its tasks by their words: put each of these in your list in these words, then mark it completed when it is done (at once if it is done already), or remove it if it is no longer wanted (Baton then skips it). Left out, they are handed on as left from an earlier plan once your list is done.',
     );
     expect(reworded.stderr).toMatch(/told the agent of 2 open task\(s\) its list leaves out: T2, T3/);
 

@@ -50,7 +50,7 @@ export function codexConversation(
       line('turn_context', { cwd: repo, model: 'gpt-5.5' }),
     );
   const ask = async (prompt: string) => {
-    await hook('UserPromptSubmit', { prompt });
+    const r = await hook('UserPromptSubmit', { prompt });
     write(
       line('response_item', {
         type: 'message',
@@ -59,6 +59,7 @@ export function codexConversation(
       }),
       line('event_msg', { type: 'user_message', message: prompt }),
     );
+    return r;
   };
   const call = (callId: string, name: string, args: Json, output: string) =>
     write(

@@ -6,6 +6,7 @@ import {
   errorInWords,
   formatAgo,
   invalidInput,
+  leftBehindWords,
   nextStepText,
   progressLabel,
   refusalText,
@@ -67,6 +68,7 @@ type Status = {
   tasks: { id: string; title: string; status: string; note: string | null }[];
   left_open: { id: string }[];
   probably_done: { id: string; title: string; said: string }[];
+  left_behind?: { id: string; title: string }[];
   next_task: { id: string; title: string; status: string } | null;
   runnable_tasks: { id: string }[];
   snapshots: SnapshotSummary[];
@@ -262,6 +264,12 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
             ),
             // what failed and is still open (a finished workflow's `not over:` line names them itself)
             ...(s.not_over ? [] : openErrorsLines(s)),
+            // only tasks an earlier plan left are open: to check, not the next task
+            ...(s.left_behind?.length
+              ? [
+                  `left behind: ${leftBehindWords(s.left_behind.map((t) => t.id))} (${s.left_behind.map((t) => `${t.id} ${t.title}`).join('; ')})`,
+                ]
+              : []),
             `next task: ${s.next_task ? `${s.next_task.id} ${s.next_task.title}${s.next_task.status === 'in_progress' ? ` (in progress${s.probably_done.some((p) => p.id === s.next_task?.id) ? ', probably done' : ''})` : ''}` : 'none'}`,
             // the tasks that could be started now (their dependencies done): none beside a task under way is no contradiction
             `ready to start: ${s.runnable_tasks.map((t) => t.id).join(', ') || 'none'}`,

@@ -37,8 +37,10 @@ export interface AgentTaskSync {
   pause_at_turn_end?: true;
   /**
    * The session's first list (a new session's starts empty) left open tasks that no item of the agent's lists holds:
-   * an earlier session's, or tasks added outside the list. The agent is told them, so it takes them into its list in
-   * their words (or the words it chose leave them open for good).
+   * an earlier session's, or tasks added outside the list. Each is marked left out (`task.left_out`); the agent is
+   * told them, so it takes them into its list in their words, by the caller's answer when it `tells` (a hook that
+   * saw the call), else at its next prompt (`leftOutUntold`). Told and never taken up, they no longer hold the work
+   * once nothing else is open (`leftBehind`).
    */
   untied?: { id: string; title: string; status: string }[];
 }
@@ -280,6 +282,8 @@ export function syncAgentTasks(
   calls: readonly AgentTaskCall[],
   /** The git state, given when a pause is requested: the boundary the list reaches then pauses the workflow. */
   git: GitCapture | null = null,
+  /** The caller tells the agent the tasks its list left out (`untied`) in its answer: they are marked told. */
+  tells = false,
 ): AgentTaskSync {
   const out = noTaskSync();
   const before = d.state.agent_tasks?.[source] ?? { items: [], applied_calls: [] };
@@ -325,6 +329,25 @@ export function syncAgentTasks(
     );
     const untied = d.state.tasks.filter((t) => !finished(t) && !held.has(t.id));
     if (untied.length) out.untied = untied.map((t) => ({ id: t.id, title: t.title, status: t.status }));
+    for (const t of untied) {
+      const told = tells ? [source] : [];
+      const was = t.left_out;
+      if (was?.by === source && told.every((x) => was.told.includes(x))) continue;
+      d.emit({ type: 'task.left_out', task_id: t.id, data: { by: source, told } });
+    }
   }
   return out;
+}
+
+/**
+ * The tasks an agent's list left out that the agent was not told of yet (its list was read from its transcript, as
+ * Codex's always is: no hook answered the call), told now: marked told, for the caller to say at the agent's prompt.
+ */
+export function tellLeftOut(d: Draft, source: AgentTaskSource): AgentTaskSync['untied'] {
+  const untold = d.state.tasks.filter(
+    (t) => !finished(t) && t.left_out?.by === source && !t.left_out.told.includes(source),
+  );
+  for (const t of untold)
+    d.emit({ type: 'task.left_out', task_id: t.id, data: { by: source, told: [source] } });
+  return untold.map((t) => ({ id: t.id, title: t.title, status: t.status }));
 }

@@ -5,7 +5,7 @@ import { endsOnHandoff, endsOnOffer, endsOnQuestion, endsWaitingOn } from '../me
 import { requestsSinceTurnEnd, turnOver } from '../agent-turn.js';
 import type { Draft } from '../draft.js';
 import type { WorkflowState } from '../schemas/state.js';
-import { allFinished } from '../task-graph.js';
+import { allFinished, leftBehind, leftBehindWords } from '../task-graph.js';
 import { turnStop } from '../turn-stop.js';
 import { assertTransition } from '../workflow-machine.js';
 import { endOpenSession } from './lifecycle.js';
@@ -27,7 +27,8 @@ export type ConversationsOver = Readonly<Record<string, string>>;
 
 /**
  * Why the work of a workflow that hooks follow is over at `now`, or null while it may go on. It is over when Baton
- * created it for an agent's session (auto_track), the work is done (every task of the agent's list done or skipped;
+ * created it for an agent's session (auto_track), the work is done (every task of the agent's list done or skipped, but
+ * those left from an earlier plan that no later list took up: `leftBehind`;
  * without a list, the user's last request answered: the agent's last message came after it), no test is failing, no
  * pause is asked for, no usage limit stopped its last turn, its last turn left nothing it waits on (`awaitedAfter`: a
  * command left running in the background, sub-agents that had not answered; `endsWaitingOn`: a CI run its words say
@@ -114,12 +115,16 @@ export function heldByErrors(s: WorkflowState, now: string, over: ConversationsO
 }
 
 /**
- * Why the work asked for is done, or null: every task of the list, or without one the last request answered (not with
- * a question back that waits on the user: `waitsOnUser`).
+ * Why the work asked for is done, or null: every task of the list (or every one but those left from an earlier plan,
+ * `leftBehind`, named), or without one the last request answered (not with a question back that waits on the user:
+ * `waitsOnUser`).
  */
 function workDone(s: WorkflowState): string | null {
   const n = s.tasks.length;
   if (n > 0) {
+    // the later lists moved on without an earlier plan's tasks, though told of them: done, those handed on named
+    const left = leftBehind(s.tasks);
+    if (left.length) return `every other task is finished (${leftBehindWords(left.map((t) => t.id))})`;
     if (!allFinished(s.tasks)) return null;
     const skipped = s.tasks.filter((t) => t.status === 'skipped').length;
     if (n === 1) return skipped ? 'its task was skipped' : 'its task is done';

@@ -3,7 +3,7 @@ import { backupRefPrefix } from '../backup-ref.js';
 import { counted } from '../counted.js';
 import { itemSaid, type ListItem } from '../requests/menu-pick.js';
 import { COMPACTION_REASON } from '../compaction.js';
-import { progressLabel } from '../task-graph.js';
+import { leftBehindWords, progressLabel } from '../task-graph.js';
 import type { ResumeContext } from './resume-context.js';
 import { commitSaid, pushSaid } from './done-words.js';
 import { commitsSinceSaid } from './commits-since.js';
@@ -77,16 +77,19 @@ function tasks(c: ResumeContext, out: string[]) {
   for (const t of c.pending_tasks) {
     // a finished workflow's task not done is nobody's work now: left open, neither in progress nor still to come
     const left = c.finished !== null && (t.status === 'in_progress' || t.status === 'pending');
-    // a task the agent's last message says is over, its list not updated: probably done, for the session to check
-    const said = left
-      ? 'left open'
-      : t.said_done
-        ? `in progress, probably done: the agent's last message says "${t.said_done}": check`
-        : t.status !== 'pending'
-          ? `${t.status}${t.reason ? `: ${t.reason}` : ''}`
-          : null;
+    // a task an earlier plan left, no later list took up: to check whether still needed, not to go on with; a task
+    // the agent's last message says is over, its list not updated: probably done, for the session to check
+    const said = t.left_behind
+      ? 'left from an earlier plan: check whether still needed'
+      : left
+        ? 'left open'
+        : t.said_done
+          ? `in progress, probably done: the agent's last message says "${t.said_done}": check`
+          : t.status !== 'pending'
+            ? `${t.status}${t.reason ? `: ${t.reason}` : ''}`
+            : null;
     out.push(
-      `  ${left ? '[ ]' : (mark[t.status] ?? '[ ]')} ${t.id} ${t.title}${said ? ` (${said})` : ''}${t.deps.length ? ` after ${t.deps.join(', ')}` : ''}`,
+      `  ${left || t.left_behind ? '[ ]' : (mark[t.status] ?? '[ ]')} ${t.id} ${t.title}${said ? ` (${said})` : ''}${t.deps.length ? ` after ${t.deps.join(', ')}` : ''}`,
     );
   }
   if (p.keep_in_list)
@@ -369,7 +372,14 @@ function nextWork(c: ResumeContext): string {
   const said = lastShown(c);
   const theLast = said === 'Last State' ? 'the Last State' : `its last message (${said})`;
   // a skipped task is finished, not done
-  const allDone = p.skipped ? 'Every task is done or skipped' : 'Every task is done';
+  // only tasks left from an earlier plan are open: the list that moved on without them is done, they are to check
+  const leftIds = c.pending_tasks.filter((t) => t.left_behind).map((t) => t.id);
+  const listDone = p.remaining === 0 || leftIds.length > 0;
+  const allDone = leftIds.length
+    ? `Every other task is finished; ${leftBehindWords(leftIds)}`
+    : p.skipped
+      ? 'Every task is done or skipped'
+      : 'Every task is done';
   // commits made since the task in progress started: it may be done though the list does not say so
   const since = commitsSinceSaid(c.next.commits_since_start);
   const task = c.next.task_id
@@ -379,7 +389,11 @@ function nextWork(c: ResumeContext): string {
   const undone = c.last_state?.undone_by;
   if (undone) {
     // the work went back to a checkpoint after the agent's last word: what that word tells of since is not there
-    const then = task ? `continue from ${task}` : p.remaining === 0 ? `${allDone.toLowerCase()}` : 'go on';
+    const then = task
+      ? `continue from ${task}`
+      : listDone
+        ? `${allDone.charAt(0).toLowerCase()}${allDone.slice(1)}`
+        : 'go on';
     return `\`baton recover\` went back to checkpoint ${undone} after the agent's last message (${said}): the work it tells of after that checkpoint is undone (its commits are kept on ${backupRefPrefix(c.workflow_id)}...); ${then}.`;
   }
   if (c.next.go_ahead && c.last_state?.kind === 'last_message') {
@@ -395,8 +409,7 @@ function nextWork(c: ResumeContext): string {
     // the user owes an answer: going on without it would decide for them
     const asked = `agent's last message ended waiting on the user's answer (${said})`;
     if (task) return `The ${asked}: get their answer first, then continue from ${task}.`;
-    if (p.total > 0 && p.remaining === 0)
-      return `${allDone}, but the ${asked}: get their answer before doing more.`;
+    if (p.total > 0 && listDone) return `${allDone}, but the ${asked}: get their answer before doing more.`;
     // the Goal may hold no request of the user's (a `claude -p` stream, whose prompt it does not carry)
     const requested = c.goal.issue || c.goal.requests.length;
     const goal = p.total === 0 && requested ? ` and the user's latest request (${where})` : '';
@@ -410,7 +423,7 @@ function nextWork(c: ResumeContext): string {
         : `ask the user how to go on with the turn they interrupted (${said})`;
     if (task) return `First ${ask}; then continue from ${task}.`;
     if (p.total === 0) return `No task is recorded: ${ask}.`;
-    return p.remaining === 0
+    return listDone
       ? `${allDone}; ${ask}.`
       : `No task is runnable (the remaining ones wait on others or are blocked); ${ask}.`;
   }
@@ -423,7 +436,7 @@ function nextWork(c: ResumeContext): string {
     // the agent may have answered it without touching its list (a push, a question): the sections above say
     const newer = `the latest request (${where}), newer than the task list`;
     if (task) return `Unless done above, first do ${newer}; then continue from ${task}.`;
-    return p.remaining === 0
+    return listDone
       ? `${allDone}; unless done above, go on from ${newer}.`
       : `No task is runnable (the remaining ones wait on others or are blocked); unless done above, go on from ${newer}.`;
   }
@@ -457,7 +470,7 @@ function nextWork(c: ResumeContext): string {
       ? `No task is recorded: go on from the user's latest request (${where})${c.last_state?.text ? ' and the last state' : ''}.`
       : 'No task is recorded.';
   }
-  if (p.remaining > 0) return 'No task is runnable: the remaining ones wait on others or are blocked.';
+  if (!listDone) return 'No task is runnable: the remaining ones wait on others or are blocked.';
   // the list was done before the user asked for more, and the agent's reply to that ended its turn: the reply (a
   // review's findings, a question answered) says whether anything is left, which the finished list cannot
   if (c.next.request_after_list && c.next.answered && left === null && c.last_state?.kind === 'last_message')

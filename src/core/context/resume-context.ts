@@ -28,6 +28,7 @@ import { commitsSinceStarted, type CommitsSince } from './commits-since.js';
 import { probablyDone } from './said-done.js';
 import { wayAround } from './worked-around.js';
 import { fixedAtOnce } from '../fixed-at-once.js';
+import { leftBehind } from '../task-graph.js';
 
 /** The shortest an error's message gets in a briefing; what the agent was doing at it is left out there. */
 export const ERROR_CHARS_FLOOR = 90;
@@ -198,6 +199,8 @@ export interface ResumeContext {
     deps: string[];
     reason?: string;
     said_done?: string;
+    /** Left from an earlier plan, no later list took it up, nothing else open (`leftBehind`): to check, not to go on. */
+    left_behind?: true;
   }[];
   /** Commits, pushes, pull requests, files, the passing test run: what must not be redone. */
   already_done: AlreadyDone;
@@ -449,6 +452,7 @@ export function compileResumeContext(
   // a slip fixed at once (the same call succeeding right after it) is noise to the next session: counted, not listed
   const resolved = snap.errors.filter((e) => e.resolution !== 'unresolved' && !fixedAtOnce(e));
   const next = snap.tasks.find((t) => t.id === snap.next_task_id) ?? null;
+  const left = new Set(leftBehind(snap.tasks).map((t) => t.id));
   const title = (t: string) => clip(t, limits.task_title_chars);
   const decisions = keyDecisions(snap, limits);
   const finished = workflow && isTerminal(workflow.status) ? workflow.status : null;
@@ -499,6 +503,7 @@ export function compileResumeContext(
             ? { reason: clip(t.note.replace(/\s+/g, ' ').trim(), limits.error_chars) }
             : {}),
           ...(said ? { said_done: clip(said, limits.error_chars) } : {}),
+          ...(left.has(t.id) ? { left_behind: true as const } : {}),
         };
       }),
     already_done: alreadyDone(snap, limits, workflow?.worktree ?? null),

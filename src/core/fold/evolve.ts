@@ -23,6 +23,9 @@ const setTask = (s: WorkflowState, id: string | null, patch: Partial<Task>): Wor
   tasks: s.tasks.map((t) => (t.id === id ? { ...t, ...patch } : t)),
 });
 
+/** A task left out of an agent's list that a list holds again. */
+const takenUp = ({ left_out: _, ...t }: Task): Task => t;
+
 const leavePause = (s: WorkflowState): WorkflowState => ({
   ...s,
   pause_requested: false,
@@ -266,7 +269,18 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
         applied_calls: [...(before?.applied_calls ?? []), ...e.data.applied_calls].slice(-AGENT_CALLS_KEPT),
         ...(syncedAt ? { synced_at: syncedAt } : {}),
       };
-      return { ...s, agent_tasks: { ...s.agent_tasks, [e.data.source]: list } };
+      // a task a list holds again was taken up: no longer left out
+      const held = new Set(e.data.items.map((it) => it.task_id));
+      const tasks = s.tasks.some((t) => t.left_out && held.has(t.id))
+        ? s.tasks.map((t) => (t.left_out && held.has(t.id) ? takenUp(t) : t))
+        : s.tasks;
+      return { ...s, tasks, agent_tasks: { ...s.agent_tasks, [e.data.source]: list } };
+    }
+    case 'task.left_out': {
+      const was = s.tasks.find((t) => t.id === e.task_id)?.left_out?.told ?? [];
+      return setTask(s, e.task_id, {
+        left_out: { by: e.data.by, told: [...new Set([...was, ...e.data.told])] },
+      });
     }
     case 'task.retitled':
       return setTask(s, e.task_id, { title: e.data.title });

@@ -212,6 +212,11 @@ export const BatonEvent = z.discriminatedUnion('type', [
       synced_at: z.string().optional(),
     }),
   ),
+  /**
+   * An agent's new list left this open task out (`by`), and the agents told so (`told`: those told before stay told):
+   * a task no later list takes up does not hold finished work open for good (`leftBehind`).
+   */
+  ev('task.left_out', z.object({ by: AgentTaskSource, told: z.array(AgentTaskSource) })),
   /** The task's new title: the agent reworded the item of its list that the task came from. */
   ev('task.retitled', z.object({ title: z.string(), origin: z.string() })),
   /** Tasks this one now waits for (the agent linked its list's items after adding them: TaskUpdate addBlockedBy). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { UsageTotals } from './records.js';
+import { AgentTaskSource } from './agent-tasks.js';
 
 export const workflowStatuses = [
   'pending',
@@ -104,6 +105,11 @@ export const Task = TaskSpec.extend({
   ended_at: z.string().nullable(),
   session_number: z.number().int().nullable(),
   note: z.string().nullable(),
+  /**
+   * An agent's new list (a later session's) left this open task out: which agent's, and the agents told so (they
+   * may take it into their list in its words). Cleared once a list holds it again. Absent otherwise.
+   */
+  left_out: z.object({ by: AgentTaskSource, told: z.array(AgentTaskSource) }).optional(),
 });
 export type Task = z.infer<typeof Task>;
 

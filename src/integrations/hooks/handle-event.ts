@@ -87,7 +87,7 @@ const trackInput = (ctx: HookContext, resume: boolean) => ({
 async function track(
   ctx: HookContext,
   resume: boolean,
-  only: { follow_new?: boolean } = {},
+  only: { follow_new?: boolean; tell_left_out?: boolean } = {},
 ): Promise<TrackResult> {
   const t = await ctx.client.trackSession({ ...trackInput(ctx, resume), ...only });
   // a pause that outlived its timeout, forced by this look: the user hears it, whatever the hook answers
@@ -427,7 +427,11 @@ const UNTIED_SHOWN = 8;
  * What the agent is told when its session's first task list leaves the workflow's open tasks out: Baton ties the
  * items of its list to tasks by their words, so a task it rewrote in its own words would stay open for good.
  */
-function untiedNote(tasks: readonly { id: string; title: string; status: string }[]): string {
+function untiedNote(
+  tasks: readonly { id: string; title: string; status: string }[],
+  agent: HookAgent,
+): string {
+  const list = agent === 'codex' ? 'plan (update_plan)' : 'task list';
   const named = tasks
     .slice(0, UNTIED_SHOWN)
     .map(
@@ -435,8 +439,12 @@ function untiedNote(tasks: readonly { id: string; title: string; status: string 
         `${t.id} "${clip(t.title, 120)}"${t.status === 'pending' ? '' : ` (${t.status.replace('_', ' ')})`}`,
     );
   const more = tasks.length > UNTIED_SHOWN ? ` and ${tasks.length - UNTIED_SHOWN} more (baton status)` : '';
-  return `Baton: this workflow has open tasks your task list does not hold (an earlier session's, or added outside your list): ${named.join(', ')}${more}. Baton ties your list's items to its tasks by their words: put each of these in your list in these words, then mark it completed when it is done (at once if it is done already), or remove it if it is no longer wanted (Baton then skips it).`;
+  return `Baton: this workflow has open tasks your ${list} does not hold (an earlier session's, or added outside your list): ${named.join(', ')}${more}. Baton ties your list's items to its tasks by their words: put each of these in your list in these words, then mark it completed when it is done (at once if it is done already), or remove it if it is no longer wanted (Baton then skips it). Left out, they are handed on as left from an earlier plan once your list is done.`;
 }
+
+/** The hook log's words for the left-out tasks told to the agent. */
+const untiedTold = (tasks: readonly { id: string }[]) =>
+  `told the agent of ${tasks.length} open task(s) its list leaves out: ${tasks.map((x) => x.id).join(', ')}`;
 
 /** How the agent reads another workflow's context whole (Codex's sandbox cannot run the CLI, which writes). */
 const shownWhole = (workflowId: string, agent: HookAgent) =>
@@ -825,8 +833,9 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
       };
     }
     case 'UserPromptSubmit': {
-      // the user at work again in this session: a paused (or interrupted) workflow resumes, and they are told
-      const t = await track(ctx, true);
+      // the user at work again in this session: a paused (or interrupted) workflow resumes, and they are told; the
+      // open tasks its agent's list left out, read from its transcript (Codex's plan always is), are told it now
+      const t = await track(ctx, true, { tell_left_out: true });
       if (!t.workflow_id) return untracked(t);
       const resumed =
         t.outcome === 'resumed'
@@ -892,8 +901,16 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
           ? goneAgents(ctx.home, ctx.worktree, t.workflow_id).filter((g) => tookFrom(g.transcript))
           : [];
       const takenOver = gone.length ? { takenOver: gone.map((g) => g.transcript) } : {};
+      const leftOut = t.left_out?.length ? untiedNote(t.left_out, ctx.agent) : null;
+      if (leftOut) note += `; ${untiedTold(t.left_out ?? [])}`;
       if (!t.reinject && !missed && !others)
-        return { outcome: 'ok', note, output: null, ...resumed, ...seen };
+        return {
+          outcome: 'ok',
+          note,
+          output: leftOut ? context('UserPromptSubmit', leftOut) : null,
+          ...resumed,
+          ...seen,
+        };
       // Codex's PostCompact cannot inject: the first prompt after a compaction brings the context back.
       const c = await contextFor(
         ctx,
@@ -914,7 +931,10 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
       return {
         outcome: 'ok',
         note: `${note}; ${c.note}${missed ? ' (the session start had failed)' : ''}${others ? ` (${others.who} worked on it meanwhile)` : ''}`,
-        output: context('UserPromptSubmit', others && !t.empty ? `${others.agent}\n\n${c.text}` : c.text),
+        output: context(
+          'UserPromptSubmit',
+          [others && !t.empty ? others.agent : null, c.text, leftOut].filter(Boolean).join('\n\n'),
+        ),
         ...back,
         ...seen,
         ...takenOver,
@@ -933,6 +953,8 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
         { workflowId: t.workflow_id, cwd: p.cwd },
         {
           source: ctx.agent,
+          // the untied tasks are told in this hook's answer
+          tells: true,
           calls: [
             {
               tool: p.tool_name,
@@ -963,11 +985,16 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
         : null;
       // the session's first list left the workflow's open tasks out: the agent is told them while it can still fix it
       const untied = r.untied?.length
-        ? { hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: untiedNote(r.untied) } }
+        ? {
+            hookSpecificOutput: {
+              hookEventName: 'PostToolUse',
+              additionalContext: untiedNote(r.untied, ctx.agent),
+            },
+          }
         : null;
       return {
         outcome: moved.length || r.paused_snapshot_id ? 'ok' : 'nothing',
-        note: `${moved.length ? `task list: ${moved.join('; ')}` : 'task list unchanged'}${r.paused_snapshot_id ? `; paused at the boundary (snapshot ${r.paused_snapshot_id}), the agent stopped` : ''}${r.pause_at_turn_end ? "; every task is done: the pause asked for takes effect when the agent's turn ends, once it has said what it did" : ''}${r.untied?.length ? `; told the agent of ${r.untied.length} open task(s) its list leaves out: ${r.untied.map((x) => x.id).join(', ')}` : ''}`,
+        note: `${moved.length ? `task list: ${moved.join('; ')}` : 'task list unchanged'}${r.paused_snapshot_id ? `; paused at the boundary (snapshot ${r.paused_snapshot_id}), the agent stopped` : ''}${r.pause_at_turn_end ? "; every task is done: the pause asked for takes effect when the agent's turn ends, once it has said what it did" : ''}${r.untied?.length ? `; ${untiedTold(r.untied)}` : ''}`,
         output: stop || untied ? { ...stop, ...untied } : null,
         // a link refused is a problem the agent's list has: the user is shown it, not only the log
         ...(r.not_linked?.length ? { tell: `Baton: ${r.not_linked.map(notLinkedPhrase).join('; ')}` } : {}),

@@ -28,7 +28,9 @@ const trackFields = {
   link: z.boolean().optional(),
   follow_new: z.boolean().optional(),
 };
-const TrackBody = z.strictObject(trackFields).openapi('TrackSession');
+const TrackBody = z
+  .strictObject({ ...trackFields, tell_left_out: z.boolean().optional() })
+  .openapi('TrackSession');
 const StartBody = z
   .strictObject({
     ...trackFields,

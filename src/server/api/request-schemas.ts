@@ -125,6 +125,8 @@ export const SyncAgentTasksBody = z
   .strictObject({
     source: z.enum(agentTaskSources),
     calls: z.array(AgentTaskCallBody).max(10_000),
+    /** The caller tells the agent the open tasks its list left out (a hook's answer): they are marked told. */
+    tells: z.boolean().optional(),
   })
   .openapi('SyncAgentTasks', {
     description:

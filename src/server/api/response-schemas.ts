@@ -185,6 +185,11 @@ export const Status = z
     agent_sessions: z.array(
       z.object({ session_number: z.number().int(), agent: z.string(), session_id: z.string() }),
     ),
+    /**
+     * The open tasks left from an earlier plan when nothing else is open: a later list moved on without them, its agent
+     * told of them; they hold no work open, and are to check whether still needed.
+     */
+    left_behind: z.array(z.object({ id: z.string(), title: z.string(), status: TaskStatus })),
     next_task: z.object({ id: z.string(), title: z.string(), status: TaskStatus }).nullable(),
     runnable_tasks: z.array(z.object({ id: z.string(), title: z.string() })),
     snapshots: z.array(SnapshotSummarySchema),

@@ -51,6 +51,8 @@ const trackFields = {
   moved_from: z.string().optional(),
   /** The other conversations that worked on the workflow since this conversation's last session. */
   others_worked: z.array(z.object({ name: z.string(), session_id: z.string() })).optional(),
+  /** The open tasks the agent's list left out that it was not told of yet, to tell it now (`tell_left_out`). */
+  left_out: z.array(z.object({ id: z.string(), title: z.string(), status: z.string() })).optional(),
 };
 export const TrackResult = z.object(trackFields).openapi('TrackResult');
 
