@@ -39,7 +39,7 @@ export interface AgentTaskSync {
    * The session's first list (a new session's starts empty) left open tasks that no item of the agent's lists holds:
    * an earlier session's, or tasks added outside the list. Each is marked left out (`task.left_out`); the agent is
    * told them, so it takes them into its list in their words, by the caller's answer when it `tells` (a hook that
-   * saw the call), else at its next prompt (`leftOutUntold`). Told and never taken up, they no longer hold the work
+   * saw the call), else at its next prompt (`tellLeftOut`). Told and never taken up, they no longer hold the work
    * once nothing else is open (`leftBehind`).
    */
   untied?: { id: string; title: string; status: string }[];
