@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { codexConversation } from '../helpers/codex-conversation.js';
 import { agentHooks, hookWorkspace, stepsSession } from '../helpers/hook-workspace.js';
+import { waitForText } from '../helpers/browser.js';
+import { onWorkflowPage } from '../helpers/workflow-page.js';
 
 /**
  * An earlier conversation's plan that later lists never take up again: a new conversation's list starts empty, so the
@@ -14,7 +16,7 @@ const contextOf = (stdout: string) =>
 
 describe('an earlier plan no later list took up', () => {
   it('Codex is told of it at its next prompt, once; then the work is over and the next conversation is shown it left', async () => {
-    const { repo, baton } = hookWorkspace();
+    const { repo, baton, env } = hookWorkspace();
     expect((await baton(['init', '--agent', 'codex'])).code).toBe(0);
     const a = codexConversation(repo, baton, '019e1625-0000-7000-8000-00000000a001');
     a.turnStarts();
@@ -61,6 +63,15 @@ describe('an earlier plan no later list took up', () => {
       'left behind: T2, T3 are left from an earlier plan, never taken up again by a later list: check whether they are still needed (T2 Fix the failing checks; T3 Push the fix)',
     );
     expect(status).toContain('ready to start: none');
+    // the dashboard says them as the status does: left from an earlier plan, to check, not the next task
+    const id = (await baton(['status', '--json'])).json<{ workflow: { id: string } }>().workflow.id;
+    await onWorkflowPage(env, repo, id, async (page) => {
+      const row = page.locator('[data-task="T2"]');
+      await waitForText(row.getByTestId('left-behind'), 'left from an earlier plan');
+      await waitForText(row, 'no later list took it up: check whether it is still needed');
+      expect(await page.getByTestId('left-behind').count()).toBe(2);
+      expect(await page.locator('.tag-next').count()).toBe(0);
+    });
     const briefing = (await baton(['context'])).stdout;
     expect(briefing).toContain(
       '  [ ] T2 Fix the failing checks (left from an earlier plan: check whether still needed)',

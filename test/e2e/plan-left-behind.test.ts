@@ -5,8 +5,8 @@ import { codexConversation, codexHook } from '../helpers/codex-conversation.js';
 import { corpusPath } from '../helpers/corpus.js';
 import { tempDir } from '../helpers/git-repo.js';
 import { agentHooks, hookWorkspace } from '../helpers/hook-workspace.js';
-import { assertDashboardBuilt, launchChromium, waitForText } from '../helpers/browser.js';
-import { startServerProcess } from '../helpers/server.js';
+import { waitForText } from '../helpers/browser.js';
+import { onWorkflowPage } from '../helpers/workflow-page.js';
 
 /**
  * A task list the agent stopped updating while its own words say the work is over: Codex's plan left with its last
@@ -19,20 +19,8 @@ const briefingOf = (stdout: string) =>
     .additionalContext;
 
 /** The workflow page marks the task probably done, with the agent's words, and still in progress. */
-async function dashboardSays(
-  env: Record<string, string>,
-  repo: string,
-  id: string,
-  task: string,
-  said: string,
-) {
-  assertDashboardBuilt();
-  const server = await startServerProcess(env.BATON_HOME!, { cwd: repo, env: { HOME: env.HOME! } });
-  const browser = await launchChromium();
-  try {
-    const page = await browser.newPage();
-    await page.addInitScript(`localStorage.setItem('baton.token', ${JSON.stringify(server.token)})`);
-    await page.goto(`${server.url}/#/workflows/${id}`);
+const dashboardSays = (env: Record<string, string>, repo: string, id: string, task: string, said: string) =>
+  onWorkflowPage(env, repo, id, async (page) => {
     const row = page.locator(`[data-task="${task}"][data-status="in_progress"]`);
     await waitForText(row.getByTestId('probably-done'), 'probably done');
     await waitForText(
@@ -40,11 +28,7 @@ async function dashboardSays(
       `the agent's last message says \u201c${said}\u201d: the next session is asked to check it`,
     );
     expect(await page.getByTestId('probably-done').count()).toBe(1);
-  } finally {
-    await browser.close();
-    await server.stop();
-  }
-}
+  });
 
 describe('a task left in progress that the session says is over', () => {
   it('a real Codex rollout: its plan\'s last step in progress, its last message "Verification passed"', async () => {

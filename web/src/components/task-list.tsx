@@ -4,7 +4,8 @@ import { StatusBadge } from './status-badge.js';
 /**
  * The task graph as a list in dependency order, by lane: each task with its status, what it waits for, and a
  * "runnable" mark on the tasks whose dependencies are all done (the next task is highlighted), and a "probably done"
- * mark, with the agent's words, on a task in progress its last message says is over (as the briefing says it).
+ * mark, with the agent's words, on a task in progress its last message says is over, and a "left from an earlier
+ * plan" mark on a task no later list took up (as the briefing says them).
  */
 export function TaskList({ status }: { status: Status }) {
   const runnable = new Set(status.runnable_tasks.map((t) => t.id));
@@ -13,6 +14,8 @@ export function TaskList({ status }: { status: Status }) {
   const left = new Set(status.left_open.map((t) => t.id));
   // in progress, though the agent's last message says it is over: the server says which, with its words
   const probably = new Map(status.probably_done.map((t) => [t.id, t.said]));
+  // left from an earlier plan that no later list took up: to check, not to go on with (as `baton status`)
+  const leftBehind = new Set(status.left_behind.map((t) => t.id));
   // the server's counts: `done` counts the finished tasks, the skipped among them; said apart, as the CLI says them
   const skipped = status.counts.tasks['skipped'] ?? 0;
   const lanes = [...new Set(status.tasks.map((t) => t.lane))].sort((a, b) => a - b);
@@ -60,6 +63,16 @@ export function TaskList({ status }: { status: Status }) {
                       <span className="muted small task-note">
                         the agent&apos;s last message says &ldquo;{probably.get(t.id)}&rdquo;: the next
                         session is asked to check it
+                      </span>
+                    </>
+                  )}
+                  {leftBehind.has(t.id) && (
+                    <>
+                      <span className="tag tag-warn" data-testid="left-behind">
+                        left from an earlier plan
+                      </span>
+                      <span className="muted small task-note">
+                        no later list took it up: check whether it is still needed
                       </span>
                     </>
                   )}
