@@ -6,7 +6,8 @@ import type { Lease, LeaseHolder } from './lease-registry.js';
  * stays `queued` while the workflow is to be run; whoever holds the workflow's lease (workflow_leases) runs it, so a
  * queued row is claimable when its lease is missing or expired by the store's clock. A worker that dies stops
  * heartbeating; once its lease expires another worker claims the row and takes the workflow over. `done` once a
- * worker finished with it (completed, failed, or stopped for a reason a person must look at).
+ * worker finished with it (completed, failed, or stopped for a reason a person must look at). A worker that could
+ * not start it (its agent missing there) leaves it `queued`, with why as its `outcome` (`refuse`).
  *
  * Order (fairness): the highest `priority` first, then the oldest submission, then the workflow id.
  */
@@ -32,6 +33,7 @@ export interface QueueEntry {
   /** How many times it was claimed (a takeover after a crash is one more). */
   attempts: number;
   finished_at: string | null;
+  /** How a done row ended; on a queued one, why its last claimer could not start it (null once claimed again). */
   outcome: string | null;
 }
 
@@ -56,14 +58,25 @@ export interface WorkQueue {
   /**
    * Claims up to `limit` queued rows the filter admits whose lease is free or expired, in queue order, taking each
    * one's lease for `holder` in the same transaction (compare-and-set on the previous owner). Of several workers
-   * claiming at once each row goes to exactly one.
+   * claiming at once each row goes to exactly one. `skip`: workflows this claimer leaves (it could not start them).
    */
-  claim(holder: LeaseHolder, ttlMs: number, filter: WorkFilter, limit: number): Promise<ClaimedWork[]>;
+  claim(
+    holder: LeaseHolder,
+    ttlMs: number,
+    filter: WorkFilter,
+    limit: number,
+    skip?: readonly string[],
+  ): Promise<ClaimedWork[]>;
   /**
    * Marks a queued row done with its outcome, only while `owner` is the one that claimed it (null: whoever did, for
    * a workflow that ended outside the queue); whether it did.
    */
   finish(workflowId: string, owner: string | null, outcome: string): Promise<boolean>;
+  /**
+   * Records why `owner`, which claimed a queued row, could not start it; the row stays queued for a worker that can
+   * (the next claim clears it). Whether it did.
+   */
+  refuse(workflowId: string, owner: string, outcome: string): Promise<boolean>;
   get(workflowId: string): Promise<QueueEntry | null>;
   /** Every row, queued first in queue order, then the done ones (newest first). */
   list(): Promise<QueueEntry[]>;
@@ -129,6 +142,19 @@ export function filterSql(
   const parts = under.length ? [`(q.label IS NULL AND (${under.join(' OR ')}))`] : [];
   if (filter.labels.length) parts.push(`q.label IN (${filter.labels.map((l) => p(l)).join(', ')})`);
   return { sql: parts.length ? `(${parts.join(' OR ')})` : 'false', params };
+}
+
+/** The SQL condition leaving out the `skip` workflows of a claim, with its parameters from `first` on. */
+export function skipSql(
+  skip: readonly string[],
+  param: (i: number) => string,
+  first: number,
+): { sql: string; params: string[] } {
+  if (!skip.length) return { sql: 'true', params: [] };
+  return {
+    sql: `q.workflow_id NOT IN (${skip.map((_, i) => param(first + i)).join(', ')})`,
+    params: [...skip],
+  };
 }
 
 export const QUEUE_ORDER = 'q.priority DESC, q.submitted_at, q.workflow_id';

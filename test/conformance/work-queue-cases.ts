@@ -75,6 +75,27 @@ export function workQueueCases(backend: StoreBackend) {
       expect((await q.list()).map((e) => e.workflow_id)).toEqual(['wf-c', 'wf-a', 'wf-b']);
     });
 
+    it('a claimer that cannot start a row leaves it queued with why, skips it, and the next claim clears why', async () => {
+      const s = await open(await backend.newLocation());
+      const q = queue(s);
+      await q.submit(work('wf-1'));
+      const [a] = await q.claim(holder('a', { kind: 'worker' }), 30_000, any, 1);
+      expect(await q.refuse('wf-1', holder('b').owner, 'not its claim')).toBe(false);
+      expect(await q.refuse('wf-1', holder('a').owner, 'pid 1 on a could not start it')).toBe(true);
+      await s.leases!.release('wf-1', a!.entry.claimed_by!);
+      expect(await q.get('wf-1')).toMatchObject({
+        state: 'queued',
+        outcome: 'pid 1 on a could not start it',
+      });
+      // the claimer skips it; another takes it, and its claim clears the refusal
+      expect(await q.claim(holder('a', { kind: 'worker' }), 30_000, any, 5, ['wf-1', 'wf-x'])).toEqual([]);
+      const [b] = await q.claim(holder('b', { kind: 'worker' }), 30_000, any, 5, ['wf-x']);
+      expect(b?.entry).toMatchObject({ workflow_id: 'wf-1', claimed_by: holder('b').owner, outcome: null });
+      // a done row is not refused
+      expect(await q.finish('wf-1', holder('b').owner, 'completed')).toBe(true);
+      expect(await q.refuse('wf-1', holder('b').owner, 'late')).toBe(false);
+    });
+
     it('a worker takes only work under its worktree roots or with one of its labels', async () => {
       const q = queue(await open(await backend.newLocation()));
       await q.submit(work('wf-1', { worktree: '/srv/work' }));

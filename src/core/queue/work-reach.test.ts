@@ -3,6 +3,7 @@ import { admits, queueStanding, reachFlag, standingText, type WorkerReach } from
 
 const entry = { worktree: '/srv/work/app', label: null, priority: 3 };
 const worker = (over: Partial<WorkerReach> = {}): WorkerReach => ({
+  owner: 'box:42',
   roots: ['/srv/work'],
   labels: [],
   host: 'box',
@@ -57,6 +58,35 @@ describe('where queued work stands with the workers', () => {
       reason: '1 worker runs, but none has --label gpu',
       command: 'baton worker --label gpu',
     });
+  });
+
+  it('the worker that could not start it leaves it: not a taker, and why nothing runs it comes first', () => {
+    const refused = {
+      ...entry,
+      claimed_by: 'box:42',
+      outcome: 'pid 42 on box could not start it: cannot start the agent: claude was not found',
+    };
+    const leaves =
+      'pid 42 on box could not start it: cannot start the agent: claude was not found; that worker leaves it until it is submitted again (`baton submit`) or restarted, so fix that first';
+    // alone: stuck with the refusal, and a worker that would (this one, restarted once fixed)
+    expect(queueStanding(refused, false, [worker()]).stuck).toEqual({
+      reason: leaves,
+      command: 'baton worker --worktree-root /srv/work',
+    });
+    // another worker reaches it: it waits for that one
+    expect(queueStanding(refused, false, [worker(), worker({ owner: 'other:7', pid: 7 })])).toMatchObject({
+      takers: 1,
+      stuck: null,
+    });
+    // others that do not reach it, or none left at all: said after the refusal
+    expect(
+      queueStanding(refused, false, [worker(), worker({ owner: 'o:7', roots: ['/x'] })]).stuck?.reason,
+    ).toBe(`${leaves}; 1 worker runs, but no --worktree-root of theirs holds /srv/work/app`);
+    expect(queueStanding(refused, false, []).stuck?.reason).toMatch(
+      new RegExp(`^${leaves.replace(/[()`]/g, '.')}; no worker is registered`),
+    );
+    // a queued entry without an outcome (claimed, not refused): its claimer still counts
+    expect(queueStanding({ ...refused, outcome: null }, false, [worker()]).stuck).toBeNull();
   });
 
   it('roots reach their own folder and what is under it, never a sibling that starts alike', () => {

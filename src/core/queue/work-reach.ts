@@ -30,6 +30,8 @@ export const reachFlag = (e: { worktree: string; label: string | null }): string
 
 /** A worker as the registry has it (`baton worker`, `baton serve --worker`): what it reaches, and whether it is gone. */
 export interface WorkerReach extends WorkFilter {
+  /** Its lease identity: the `claimed_by` of the work it claims. */
+  owner: string;
   host: string;
   pid: number;
   heartbeat_at: string;
@@ -62,23 +64,37 @@ const RESTART =
 
 /**
  * Where queued work stands, from the workers registered: running, waiting for a worker that can take it, or stuck
- * because none can (none registered, none that is reaches it, or the ones that did stopped heartbeating), with the
- * `baton worker` that would take it. `unregistered`: workers at work that are not in the registry (what they reach is
- * not known), named with what to do.
+ * because none can (none registered, none that is reaches it, the ones that did stopped heartbeating, or the one that
+ * claimed it could not start it), with the `baton worker` that would take it. `unregistered`: workers at work that are
+ * not in the registry (what they reach is not known), named with what to do. An `outcome` on queued work is why the
+ * worker that claimed it last (`claimed_by`) could not start it (refusedOutcome): that worker leaves it, so it is
+ * not a taker.
  */
 export function queueStanding(
-  e: { worktree: string; label: string | null; priority: number },
+  e: {
+    worktree: string;
+    label: string | null;
+    priority: number;
+    claimed_by?: string | null;
+    outcome?: string | null;
+  },
   running: boolean,
   workers: readonly WorkerReach[],
   unregistered: readonly UnregisteredWorker[] = [],
 ): QueueStanding {
-  const reaching = workers.filter((w) => admits(w, e));
+  const refusedBy = !running && e.outcome ? (e.claimed_by ?? null) : null;
+  // the worker that could not start it leaves it: what stands is what the others can do
+  const others = workers.filter((w) => w.owner !== refusedBy);
+  const reaching = others.filter((w) => admits(w, e));
   const takers = reaching.filter((w) => !w.expired).length;
   const state = running ? 'running' : 'waiting';
   if (running || takers) return { state, priority: e.priority, takers, stuck: null };
-  const live = workers.filter((w) => !w.expired).length;
+  const live = others.filter((w) => !w.expired).length;
   const gone = reaching.filter((w) => w.expired);
   const where = e.label ? `none has --label ${e.label}` : `no --worktree-root of theirs holds ${e.worktree}`;
+  const refused = refusedBy
+    ? `${e.outcome}; that worker leaves it until it is submitted again (\`baton submit\`) or restarted, so fix that first`
+    : '';
   const unknown = unregistered.length
     ? `; ${plural(unregistered.length, 'a worker', 'workers')} at work (${unregistered
         .map((w) => `pid ${w.pid} on ${w.host}`)
@@ -86,7 +102,7 @@ export function queueStanding(
           ', ',
         )}) ${plural(unregistered.length, 'is', 'are')} not registered, so what ${plural(unregistered.length, 'it reaches', 'they reach')} is not known: ${RESTART}`
     : '';
-  const reason = gone.length
+  const taker = gone.length
     ? `the ${plural(gone.length, 'worker', 'workers')} that could take it stopped heartbeating (${gone
         .map((w) => `pid ${w.pid} on ${w.host}, last heartbeat ${w.heartbeat_at}`)
         .join('; ')})${unknown}`
@@ -95,6 +111,14 @@ export function queueStanding(
       : unregistered.length
         ? `no worker is registered${unknown}`
         : `no worker is registered: none runs, or ${RESTART}`;
+  // the refusal is the news (why nothing runs it); what the other workers are follows, unless there are none beside a
+  // refuser still running (then "no worker is registered" would be untrue)
+  const refuserRuns = workers.some((w) => w.owner === refusedBy && !w.expired);
+  const reason = !refused
+    ? taker
+    : refuserRuns && !live && !gone.length && !unregistered.length
+      ? refused
+      : `${refused}; ${taker}`;
   return {
     state,
     priority: e.priority,

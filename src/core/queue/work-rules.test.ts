@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runnableClaim, submission, WORKER_STOP_REASON, workOutcome } from './work-rules.js';
+import { refusedOutcome, runnableClaim, submission, WORKER_STOP_REASON, workOutcome } from './work-rules.js';
 
 describe('submission', () => {
   it('gives the profile, priority 0 and no label by default', () => {
@@ -37,6 +37,17 @@ describe('what a finished run means for its queue entry', () => {
       done: false,
     });
     expect(workOutcome({ ...run, status: 'interrupted' })).toMatchObject({ done: false });
+  });
+
+  it('a worker that cannot start claimed work (its agent missing, an engine down) says which and why; other errors are retried', () => {
+    const box = { host: 'box', pid: 42 };
+    expect(
+      refusedOutcome({ code: 'invalid_input', message: 'cannot start the agent: claude was not found' }, box),
+    ).toBe('pid 42 on box could not start it: cannot start the agent: claude was not found');
+    expect(refusedOutcome({ code: 'unavailable', message: 'the Docker engine is down' }, box)).toMatch(
+      /^pid 42/,
+    );
+    expect(refusedOutcome({ code: 'internal', message: 'boom' }, box)).toBeNull();
   });
 
   it('a claimed workflow runs unless it ended or a person paused it', () => {

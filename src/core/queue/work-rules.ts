@@ -88,6 +88,25 @@ export function workOutcome(w: {
   return { done: true, outcome: w.status };
 }
 
+/** The errors by which a worker refuses claimed work: no such agent profile, its binary missing or not executable on
+ * that machine, an engine down. Claiming it again from the same worker only meets the same error. */
+const REFUSALS: readonly string[] = ['invalid_input', 'unavailable', 'not_found'];
+
+/**
+ * What a worker records when it could not run claimed work, or null for an error a retry at its next poll may get
+ * past. A refusal leaves the work queued, never done: nothing ran, and done would take the work out of the queue for
+ * good, though a worker that has the agent (or this one, once fixed) can run it. The outcome says which worker could
+ * not, and why; that worker leaves the work until it is submitted again or the worker restarts.
+ */
+export function refusedOutcome(
+  e: { code: string; message: string },
+  worker: { host: string; pid: number },
+): string | null {
+  return REFUSALS.includes(e.code)
+    ? `pid ${worker.pid} on ${worker.host} could not start it: ${e.message}`
+    : null;
+}
+
 /**
  * Whether a worker that claimed a workflow may run it: not once it ended, and not while a person paused it (only a
  * pause by a stopping worker, or an exhaustion pause, is continued by the next worker). Gives why not (the status,

@@ -2,6 +2,7 @@ import {
   admits,
   BatonError,
   isTerminal,
+  refusedOutcome,
   runnableClaim,
   WORKER_STOP_REASON,
   workOutcome,
@@ -58,6 +59,11 @@ export interface WorkerOptions {
  */
 export class Worker {
   private readonly running = new Map<string, Promise<void>>();
+  /**
+   * Work this worker could not start (its agent missing here): the workflow id, and its submission time then. It
+   * leaves it (others may take it) until it is submitted again; a restart forgets, so it tries once more.
+   */
+  private readonly refused = new Map<string, string>();
   private readonly abort = new AbortController();
   private stopping = false;
   private wake: () => void = () => undefined;
@@ -75,10 +81,25 @@ export class Worker {
     return [...this.running.keys()];
   }
 
-  /** Whether this worker will take the workflow: queued, and under its roots or labels. */
+  /** Whether this worker will take the workflow: queued, under its roots or labels, and not one it could not start. */
   async takes(workflowId: string): Promise<boolean> {
     const e = await workQueueOf(this.service).get(workflowId);
-    return e !== null && e.state === 'queued' && admits(this.o.filter, e);
+    return (
+      e !== null &&
+      e.state === 'queued' &&
+      admits(this.o.filter, e) &&
+      !(await this.leaves()).includes(e.workflow_id)
+    );
+  }
+
+  /** The work this worker leaves: what it could not start, unless it was submitted again (or left the queue) since. */
+  private async leaves(): Promise<string[]> {
+    const queue = workQueueOf(this.service);
+    for (const [id, submittedAt] of this.refused) {
+      const e = await queue.get(id);
+      if (e?.state !== 'queued' || e.submitted_at !== submittedAt) this.refused.delete(id);
+    }
+    return [...this.refused.keys()];
   }
 
   /**
@@ -113,7 +134,8 @@ export class Worker {
       const free = o.concurrency - this.running.size;
       if (free > 0) {
         try {
-          for (const c of await queue.claim(this.holder, o.ttlMs, o.filter, free)) this.start(c);
+          const skip = await this.leaves();
+          for (const c of await queue.claim(this.holder, o.ttlMs, o.filter, free, skip)) this.start(c);
         } catch (e) {
           // A database that cannot be reached now is asked again at the next poll; said, never swallowed.
           o.onEvent({ event: 'work.error', workflow_id: null, message: (e as Error).message });
@@ -257,10 +279,19 @@ export class Worker {
     } catch (e) {
       const message = (e as Error).message;
       o.onEvent({ event: 'work.error', workflow_id: id, message });
-      // A refusal no retry here fixes (no such agent, its binary missing, an engine down): done, with the cause
-      // (`baton queue` shows it; submit again once fixed), not claimed and refused again at every poll.
-      if (BatonError.isInstance(e) && ['invalid_input', 'unavailable', 'not_found'].includes(e.code))
-        await queue.finish(id, owner, `error: ${message}`).catch(() => false);
+      // A refusal no retry here fixes (no such agent, its binary missing, an engine down): the work stays queued with
+      // why (`baton queue`, `baton status`), for a worker that can start it; this one leaves it until it is submitted
+      // again, rather than claiming it and failing again at every poll. Other errors: claimed again at the next poll.
+      const refused = BatonError.isInstance(e) ? refusedOutcome(e, this.holder) : null;
+      if (refused && (await queue.refuse(id, owner, refused).catch(() => false))) {
+        this.refused.set(id, c.entry.submitted_at);
+        o.onEvent({
+          event: 'note',
+          workflow_id: id,
+          message:
+            'left queued for a worker that can start it; this one leaves it until it is submitted again (`baton submit`) or restarted',
+        });
+      }
       await release();
       return false;
     }

@@ -4,6 +4,7 @@ import { leaseFromRow, type LeaseDbRow, type LeaseHolder } from '../lease-regist
 import {
   filterSql,
   QUEUE_ORDER,
+  skipSql,
   queueEntryFromRow,
   type ClaimedWork,
   type QueueDbRow,
@@ -49,9 +50,16 @@ export class PostgresWorkQueue implements WorkQueue {
     return queueEntryFromRow(r.rows[0] as QueueDbRow);
   }
 
-  async claim(holder: LeaseHolder, ttlMs: number, filter: WorkFilter, limit: number): Promise<ClaimedWork[]> {
+  async claim(
+    holder: LeaseHolder,
+    ttlMs: number,
+    filter: WorkFilter,
+    limit: number,
+    skip: readonly string[] = [],
+  ): Promise<ClaimedWork[]> {
     if (limit <= 0) return [];
     const where = filterSql(filter, (n) => `$${n}`, 2);
+    const left = skipSql(skip, (n) => `$${n}`, 2 + where.params.length);
     let client: pg.PoolClient;
     try {
       client = await this.pool.connect();
@@ -66,11 +74,11 @@ export class PostgresWorkQueue implements WorkQueue {
            l.command AS lease_command, l.acquired_at AS lease_acquired_at, l.heartbeat_at AS lease_heartbeat_at,
            l.expires_at AS lease_expires_at, ${NOW} AS lease_now
          FROM work_queue q LEFT JOIN workflow_leases l ON l.workflow_id = q.workflow_id
-         WHERE q.state = 'queued' AND (l.workflow_id IS NULL OR l.expires_at <= ${NOW}) AND ${where.sql}
+         WHERE q.state = 'queued' AND (l.workflow_id IS NULL OR l.expires_at <= ${NOW}) AND ${where.sql} AND ${left.sql}
          ORDER BY ${QUEUE_ORDER}
          LIMIT $1
          FOR UPDATE OF q SKIP LOCKED`,
-        [limit, ...where.params],
+        [limit, ...where.params, ...left.params],
       );
       const out: ClaimedWork[] = [];
       for (const c of picked.rows) {
@@ -85,7 +93,7 @@ export class PostgresWorkQueue implements WorkQueue {
         const taken = await client.query(q.text, q.values);
         if (!taken.rowCount) continue;
         const row = await client.query<QueueDbRow>(
-          `UPDATE work_queue SET claimed_by = $2, claimed_at = ${NOW}, attempts = attempts + 1
+          `UPDATE work_queue SET claimed_by = $2, claimed_at = ${NOW}, attempts = attempts + 1, outcome = NULL
            WHERE workflow_id = $1 RETURNING *`,
           [c.workflow_id, holder.owner],
         );
@@ -107,6 +115,15 @@ export class PostgresWorkQueue implements WorkQueue {
        WHERE workflow_id = $1 AND (claimed_by = $2 OR $2::text IS NULL) AND state = 'queued'`,
       [workflowId, owner, outcome],
       'finishing work',
+    );
+    return r.rowCount === 1;
+  }
+
+  async refuse(workflowId: string, owner: string, outcome: string): Promise<boolean> {
+    const r = await this.run(
+      `UPDATE work_queue SET outcome = $3 WHERE workflow_id = $1 AND claimed_by = $2 AND state = 'queued'`,
+      [workflowId, owner, outcome],
+      'recording why work could not start',
     );
     return r.rowCount === 1;
   }

@@ -4,6 +4,7 @@ import { leaseFromRow, type LeaseDbRow, type LeaseHolder } from '../lease-regist
 import {
   filterSql,
   QUEUE_ORDER,
+  skipSql,
   queueEntryFromRow,
   type ClaimedWork,
   type QueueDbRow,
@@ -46,28 +47,35 @@ export class SqliteWorkQueue implements WorkQueue {
     return queueEntryFromRow(row as QueueDbRow);
   }
 
-  async claim(holder: LeaseHolder, ttlMs: number, filter: WorkFilter, limit: number): Promise<ClaimedWork[]> {
+  async claim(
+    holder: LeaseHolder,
+    ttlMs: number,
+    filter: WorkFilter,
+    limit: number,
+    skip: readonly string[] = [],
+  ): Promise<ClaimedWork[]> {
     if (limit <= 0) return [];
     const where = filterSql(filter, () => '?', 1);
+    const left = skipSql(skip, () => '?', 1);
     const pick = this.db.prepare<unknown[], Candidate>(
       `SELECT q.*, CASE WHEN l.workflow_id IS NULL THEN NULL ELSE json_object(
            'workflow_id', l.workflow_id, 'owner', l.owner, 'host', l.host, 'pid', l.pid,
            'pid_start_time', l.pid_start_time, 'kind', l.kind, 'command', l.command, 'acquired_at', l.acquired_at,
            'heartbeat_at', l.heartbeat_at, 'expires_at', l.expires_at, 'now', ${NOW}) END AS lease
        FROM work_queue q LEFT JOIN workflow_leases l ON l.workflow_id = q.workflow_id
-       WHERE q.state = 'queued' AND (l.workflow_id IS NULL OR l.expires_at <= ${NOW}) AND ${where.sql}
+       WHERE q.state = 'queued' AND (l.workflow_id IS NULL OR l.expires_at <= ${NOW}) AND ${where.sql} AND ${left.sql}
        ORDER BY ${QUEUE_ORDER}
        LIMIT ?`,
     );
     const mark = this.db.prepare<unknown[], QueueDbRow>(
-      `UPDATE work_queue SET claimed_by = ?, claimed_at = ${NOW}, attempts = attempts + 1
+      `UPDATE work_queue SET claimed_by = ?, claimed_at = ${NOW}, attempts = attempts + 1, outcome = NULL
        WHERE workflow_id = ? RETURNING *`,
     );
     return this.lock.write(() =>
       this.db
         .transaction(() => {
           const out: ClaimedWork[] = [];
-          for (const c of pick.all(...where.params, limit)) {
+          for (const c of pick.all(...where.params, ...left.params, limit)) {
             const previous = c.lease ? leaseFromRow(JSON.parse(c.lease) as LeaseDbRow) : null;
             const taken = this.leases.acquireNow(
               c.workflow_id,
@@ -93,6 +101,13 @@ export class SqliteWorkQueue implements WorkQueue {
        WHERE workflow_id = ? AND (claimed_by = ? OR ? IS NULL) AND state = 'queued'`,
     );
     return this.lock.write(() => finish.run(outcome, workflowId, owner, owner)).changes === 1;
+  }
+
+  async refuse(workflowId: string, owner: string, outcome: string): Promise<boolean> {
+    const refuse = this.db.prepare(
+      `UPDATE work_queue SET outcome = ? WHERE workflow_id = ? AND claimed_by = ? AND state = 'queued'`,
+    );
+    return this.lock.write(() => refuse.run(outcome, workflowId, owner)).changes === 1;
   }
 
   async get(workflowId: string): Promise<QueueEntry | null> {
