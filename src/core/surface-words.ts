@@ -20,6 +20,8 @@ const ways = {
     cli: 'list them with `baton snapshots`',
     mcp: 'the MCP resources `baton://snapshots/{snapshot_id}` list them',
   },
+  /** What adds a task to a workflow's plan. */
+  addTask: { cli: '`baton task add`', mcp: 'the MCP tool `add_task`' },
   /** Where one workflow's state is seen. */
   status: { cli: '`baton status -w {id}`', mcp: 'the MCP tool `next_task` with workflow_id {id}' },
 } as const;

@@ -396,6 +396,24 @@ describe('baton mcp: an agent without a terminal', () => {
       expect(m).not.toMatch(/`baton (?:resume|context|snapshots|status|run)\b|-w\b/);
   });
 
+  it('a task that is not in the plan: says which are (or that there are none yet) and what adds one, in each surface', async () => {
+    const empty = await workflow('Empty');
+    const none = json(await empty.call('start_task', { task_id: 'T1' })).error.message as string;
+    expect(none).toBe(
+      `task T1 is not in workflow ${empty.id}: it has no tasks yet (the MCP tool \`add_task\` adds one)`,
+    );
+    expect((await empty.call('add_task', { task_id: 'T1', title: 'Add pow()' })).isError).toBeFalsy();
+    const other = json(await empty.call('start_task', { task_id: 'T9' })).error.message as string;
+    expect(other).toBe(
+      `task T9 is not in workflow ${empty.id}, whose tasks are T1 (the MCP tool \`add_task\` adds one)`,
+    );
+    const cli = await runCli(['task', 'start', 'T9'], { cwd: empty.repo, env });
+    expect(cli.code).toBe(1);
+    expect(cli.stderr).toContain(
+      `task T9 is not in workflow ${empty.id}, whose tasks are T1 (\`baton task add\` adds one)`,
+    );
+  });
+
   it('refuses a green test run with failing tests, as the CLI does', async () => {
     const { repo, call } = await workflow('Tests', 'A:One');
     const green = await call('record_test_run', { phase: 'green', failing_tests: ['add rejects strings'] });

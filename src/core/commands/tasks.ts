@@ -14,12 +14,12 @@ import { isResumable } from '../workflow-machine.js';
 function findTask(d: Draft, id: string): Task {
   const t = d.state.tasks.find((x) => x.id === id);
   if (!t) {
-    throw notFound(
-      `task ${id} is not in workflow ${d.state.id} (tasks: ${d.state.tasks.map((x) => x.id).join(', ')})`,
-      {
-        task_id: id,
-      },
-    );
+    // what is there, and what adds one: an empty list alone ("tasks: ") leaves the caller guessing
+    const ids = d.state.tasks.map((x) => x.id);
+    const there = ids.length ? `, whose tasks are ${ids.join(', ')}` : ': it has no tasks yet';
+    throw notFound(`task ${id} is not in workflow ${d.state.id}${there} (${cliWord('addTask')} adds one)`, {
+      task_id: id,
+    });
   }
   return t;
 }
