@@ -53,7 +53,10 @@ const QueueEntry = z
     claimed_at: z.string().nullable(),
     attempts: z.number().int(),
     finished_at: z.string().nullable(),
-    outcome: z.string().nullable(),
+    outcome: z.string().nullable().openapi({
+      description:
+        'how a done entry ended; on a queued one, why the worker that claimed it last could not start it (null once claimed again)',
+    }),
   })
   .openapi('QueueEntry');
 
