@@ -1,9 +1,10 @@
 import type { Draft } from '../draft.js';
-import { invalidInput, invalidTransition, notFound } from '../errors.js';
+import { invalidInput, invalidTransition } from '../errors.js';
 import { validateTaskGraph } from '../task-graph.js';
 import { isTerminal } from '../workflow-machine.js';
 import { TaskSpec, type Task } from '../schemas/workflow.js';
 import { BatonError } from '../errors.js';
+import { noSuchTask } from './no-such-task.js';
 
 export interface AddTaskInput {
   id: string;
@@ -26,8 +27,7 @@ export function addTask(d: Draft, input: AddTaskInput, origin = 'user'): Task {
   }
   const after = input.after ?? null;
   const anchor = after === null ? null : s.tasks.find((t) => t.id === after);
-  if (after !== null && !anchor)
-    throw notFound(`task ${after} (--after) is not in workflow ${s.id}`, { task_id: after });
+  if (after !== null && !anchor) throw noSuchTask(s, after, `task ${after} (--after)`);
   const lane = input.lane ?? anchor?.lane ?? Math.max(0, ...s.tasks.map((t) => t.lane));
   const parsed = TaskSpec.safeParse({ ...input, lane, after: undefined });
   if (!parsed.success) {

@@ -3,6 +3,7 @@ import type { RecordedIn, WorkflowState } from '../schemas/state.js';
 import { findError } from '../fold.js';
 import { notRunAgain } from '../test-scope.js';
 import { BatonError, invalidInput, notFound } from '../errors.js';
+import { noSuchTask } from './no-such-task.js';
 import type {
   Decision,
   ErrorRecord,
@@ -16,7 +17,7 @@ import type {
 /** Records may name a task; it must exist. */
 function checkTask(d: Draft, taskId: string | null) {
   if (taskId !== null && !d.state.tasks.some((t) => t.id === taskId)) {
-    throw notFound(`task ${taskId} is not in workflow ${d.state.id}`, { task_id: taskId });
+    throw noSuchTask(d.state, taskId);
   }
 }
 

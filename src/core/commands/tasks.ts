@@ -1,5 +1,5 @@
 import type { Draft } from '../draft.js';
-import { invalidTransition, notFound } from '../errors.js';
+import { invalidTransition } from '../errors.js';
 import { cliWord } from '../surface-words.js';
 import { allFinished, runnableTasks } from '../task-graph.js';
 import type { GitCapture } from '../schemas/git-state.js';
@@ -7,20 +7,14 @@ import type { SnapshotTrigger, Task } from '../schemas/workflow.js';
 import type { WorkflowState } from '../schemas/state.js';
 import { conversationOpen } from '../agent-turn.js';
 import { endOpenSession } from './lifecycle.js';
+import { noSuchTask } from './no-such-task.js';
 import { honourRequestedPause, pauseNow } from './pause.js';
 import { makeCheckpoint, takeSnapshot } from './snapshots.js';
 import { isResumable } from '../workflow-machine.js';
 
 function findTask(d: Draft, id: string): Task {
   const t = d.state.tasks.find((x) => x.id === id);
-  if (!t) {
-    // what is there, and what adds one: an empty list alone ("tasks: ") leaves the caller guessing
-    const ids = d.state.tasks.map((x) => x.id);
-    const there = ids.length ? `, whose tasks are ${ids.join(', ')}` : ': it has no tasks yet';
-    throw notFound(`task ${id} is not in workflow ${d.state.id}${there} (${cliWord('addTask')} adds one)`, {
-      task_id: id,
-    });
-  }
+  if (!t) throw noSuchTask(d.state, id);
   return t;
 }
 
