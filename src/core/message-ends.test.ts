@@ -82,6 +82,8 @@ describe('endsOnHandoff', () => {
       'The schema and migration are in place. Shall I start implementing the handlers?',
       'Converted 4 of 9 files. Should I continue with the remaining five?',
       'Plan above. Proceed?',
+      'The migration plan is in docs/migrate.md. Should I go ahead with it?',
+      'Phase 1 is committed. Shall I move on to phase 2?',
       '**Want me to go ahead with phase 2?**',
       '설계 문서를 작성했습니다. 구현을 진행할까요?',
     ])
@@ -114,6 +116,14 @@ describe('endsOnHandoff', () => {
       'Confirm the deploy looks right on staging.',
       'Done and pushed. Shall I add tests for it?',
       'All three tasks are done. Want me to move on to the next ticket?',
+      // offers of more after finished work, with a verb of going on (from review)
+      'All tests pass. Should I go ahead and create a PR?',
+      'Done. Would you like me to go ahead and commit these changes?',
+      'Fixed the bug and pushed. Want me to start on the docs update too?',
+      'Everything is merged. Do you want me to move on to the cleanup?',
+      'All done. Shall I start a new branch for the follow-up?',
+      'Start the dev server with `npm run dev`. Does it look right?',
+      'Done. Want me to continue with the cleanup as well?',
     ])
       expect(endsOnHandoff(closing), closing).toBe(false);
   });

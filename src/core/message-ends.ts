@@ -87,11 +87,15 @@ const koreanStep =
 
 /**
  * A question that asks leave to go on with the work itself ("Ready to proceed with implementation?", "Shall I start
- * implementing?", "Should I continue with the remaining files?", "Proceed?"): the step is the agent's own, held for
- * the user's word, whatever it wrote before; not an offer of more ("Want me to push it?", "Shall I add tests?").
+ * implementing the handlers?", "Should I continue with the remaining files?", "Go ahead with phase 2?", "Proceed?"):
+ * the step is the agent's own, held for the user's word, whatever it wrote before. Going on is said by its verb
+ * (proceed, continue, carry on, go on), by starting the implementation, or by going ahead (or on) with the plan, its
+ * next phase or step; not an offer of more after finished work ("Should I go ahead and create a PR?", "Want me to
+ * start on the docs update too?", "Do you want me to move on to the cleanup?", "Shall I add tests?").
  */
-const goAheadAsked =
-  /^(?:(?:so|ok(?:ay)?|and|now),?\s+)?(?:(?:are you |is it |)(?:ready|ok(?:ay)?|good|fine|alright) (?:for me )?to |(?:shall|should|can|may) (?:I|we) |(?:do you )?want me to |would you like me to |is it ok(?:ay)? if I )?(?:proceed|continue|go ahead|go on|carry on|start|begin|move on|get started|implement)\b[^?]*\?/i;
+const askedLead = String.raw`^(?:(?:so|ok(?:ay)?|and|now),?\s+)?(?:(?:are you |is it |)(?:ready|ok(?:ay)?|good|fine|alright) (?:for me )?to |(?:shall|should|can|may) (?:I|we) |(?:do you )?want me to |would you like me to |is it ok(?:ay)? if I )?`;
+const goingOn = String.raw`(?:proceed|continue|carry on|go on)\b(?! and\b)|(?:start|begin|get started)(?: (?:on |with )?(?:the )?)?(?:implementing|implementation|coding)\b|implement (?:it|this|that|them|these|the plan|the design)\b|(?:go ahead|move on)(?=\s*\?| with (?:it|this|that|the (?:plan|implementation|changes?|migration|design)|implementing|(?:the next |)(?:phase|step|stage)\b)| to (?:the next |)(?:phase|step|stage)\b)`;
+const goAheadAsked = new RegExp(`${askedLead}(?:${goingOn})[^?]*\\?`, 'i');
 
 /**
  * The ways agents hand the next step to the user's answer without a question mark, as real sessions say them: what to
@@ -105,7 +109,9 @@ const goAheadAsked =
  */
 const handoffs: ((sentence: string) => boolean)[] = [
   (t) =>
-    goAheadAsked.test(t) && !/\b(?:next|another|new|other)\s+(?:ticket|issue|task|project|thing)\b/i.test(t),
+    goAheadAsked.test(t) &&
+    !/\b(?:too|also|as well)\b/i.test(t) &&
+    !/\b(?:next|another|new|other)\s+(?:ticket|issue|task|project|thing)\b/i.test(t),
   (t) =>
     /(?:진행|시작|구현|넘어가|계속)[^?\n]{0,12}(?:할까요|해도 될까요|하시겠습니까|해도 괜찮을까요)\s*\?/.test(
       t,
