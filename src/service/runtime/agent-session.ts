@@ -493,10 +493,11 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
       : text;
   const message = outcome === 'success' ? null : clip(cause ?? '', 1000);
   // Ended short of its task with its conversation whole, which its own session can go on from: cut off in the middle
-  // of its turn (killed, or exited on an error before its result line: a crash, a wrapper whose program was killed;
-  // an exit 0 without a result is a program that does not speak the format, no cut), or stopped at its turn limit.
+  // of its turn (killed, or exited on an error before its result line once its session began: a crash, a wrapper
+  // whose program was killed; one that failed before it named a session never began a turn, as a bad flag; an exit 0
+  // without a result is a program that does not speak the format, no cut), or stopped at its turn limit.
   const cutShort: CutShort | undefined =
-    outcome === 'killed' || (outcome === 'error' && !r && exit.code !== 0)
+    outcome === 'killed' || (outcome === 'error' && !r && exit.code !== 0 && sessionId !== null)
       ? 'cut_off'
       : outcome === 'error' && r?.subtype === 'error_max_turns'
         ? 'turn_limit'
