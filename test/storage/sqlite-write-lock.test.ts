@@ -197,6 +197,25 @@ describe('the wait of a WriteLock', () => {
     lock.db.close();
   });
 
+  it('where busy comes at once, pauses between tries (longer each time) and runs the write again', () => {
+    const lock = new WriteLock(join(tempDir('baton-busy-'), 'baton.db'), {
+      busyTimeoutMs: 5_000,
+      onLockWait: () => undefined,
+    });
+    const busy = Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+    const at: number[] = [];
+    const result = lock.waitFor(() => {
+      at.push(performance.now());
+      if (at.length < 4) throw busy;
+      return 'written';
+    });
+    expect(result).toBe('written');
+    expect(at).toHaveLength(4);
+    // pauses of 5-10 ms, 10-20 ms, 20-40 ms: at least 35 ms in all, none skipped
+    expect(at[3]! - at[0]!).toBeGreaterThanOrEqual(34);
+    lock.db.close();
+  });
+
   it('gives up after its time, and never runs again a write that failed otherwise', () => {
     const lock = new WriteLock(join(tempDir('baton-busy-'), 'baton.db'), {
       busyTimeoutMs: 50,
