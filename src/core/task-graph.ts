@@ -93,14 +93,28 @@ export function currentTask(tasks: readonly Task[]): Task | null {
 }
 
 /**
- * The open tasks left from an earlier plan, when they are all that is open: an agent's later list left each out, the
- * agent was told so (it could take it into its list in its words) and no list took it up again, and every other task
- * is finished. They hold no work open (a list that moved on without them is done), but they are not done either: they
- * are handed on, named, for the next session to check whether they are still needed. Empty otherwise.
+ * A task of an earlier plan that a later list left out: an agent's list made it (`planned_in`) in a Baton session
+ * before the one whose list left it out, and the agent was told so (it could take it into its list in its
+ * words). A task the user added, or one made in the session that left it out, is real open
+ * work: never left behind.
  */
-export function leftBehind<T extends Pick<Task, 'status' | 'left_out'>>(tasks: readonly T[]): T[] {
+const leftFromEarlierPlan = (t: Pick<Task, 'planned_in' | 'left_out'>): boolean =>
+  t.planned_in !== undefined &&
+  t.left_out?.session != null &&
+  t.planned_in < t.left_out.session &&
+  t.left_out.told.length > 0;
+
+/**
+ * The open tasks left from an earlier plan (`leftFromEarlierPlan`), when they are all that is open: no list took them
+ * up again and every other task is finished. They hold no work open (a list that moved on without them is done), but
+ * they are not done either: they are handed on, named, for the next session to check whether they are still needed.
+ * Empty otherwise.
+ */
+export function leftBehind<T extends Pick<Task, 'status' | 'planned_in' | 'left_out'>>(
+  tasks: readonly T[],
+): T[] {
   const open = unfinishedTasks(tasks);
-  return open.length && open.every((t) => (t.left_out?.told.length ?? 0) > 0) ? open : [];
+  return open.length && open.every(leftFromEarlierPlan) ? open : [];
 }
 
 /** How tasks left from an earlier plan (`leftBehind`) are said: by the briefing, `baton status`, a completion. */

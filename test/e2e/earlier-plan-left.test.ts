@@ -132,4 +132,44 @@ describe('an earlier plan no later list took up', () => {
       'left behind: T3 is left from an earlier plan, never taken up again by a later list: check whether it is still needed (T3 Step 3)',
     );
   });
+
+  it("never hands on the user's own tasks: a list of sub-steps that leaves them out is told of them, they stay the work", async () => {
+    const { baton, repo } = hookWorkspace();
+    expect(
+      (
+        await baton([
+          'create',
+          '--title',
+          'Retry the uploads',
+          '--task',
+          'T1:Retry failed uploads',
+          '--task',
+          'T2:Document the retries',
+        ])
+      ).code,
+    ).toBe(0);
+    expect((await baton(['task', 'start', 'T1'])).code).toBe(0);
+    const hook = agentHooks(baton, { session_id: 'S1', cwd: repo });
+    await hook('SessionStart', { source: 'startup' });
+    await hook('UserPromptSubmit', { prompt: 'retry the failed uploads' });
+    const list = (id: string, ...items: [string, string][]) =>
+      hook('PostToolUse', {
+        tool_name: 'TodoWrite',
+        tool_use_id: id,
+        tool_input: { todos: items.map(([content, status]) => ({ content, status, activeForm: 'x' })) },
+        tool_response: {},
+      });
+    const told = await list(
+      't1',
+      ['Read the client code', 'in_progress'],
+      ['Write the backoff loop', 'pending'],
+    );
+    expect(contextOf(told.stdout)).toContain(
+      'T1 "Retry failed uploads" (in progress), T2 "Document the retries"',
+    );
+    await list('t2', ['Read the client code', 'completed'], ['Write the backoff loop', 'completed']);
+    const status = (await baton(['status'])).stdout;
+    expect(status).toContain('next task: T1 Retry failed uploads (in progress)');
+    expect(status).not.toContain('left behind');
+  });
 });

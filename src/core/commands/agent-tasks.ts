@@ -329,10 +329,13 @@ export function syncAgentTasks(
     );
     const untied = d.state.tasks.filter((t) => !finished(t) && !held.has(t.id));
     if (untied.length) out.untied = untied.map((t) => ({ id: t.id, title: t.title, status: t.status }));
+    // the session this list is of: a task an earlier session's list made that this one leaves out is an earlier
+    // plan's (`leftBehind`), marked again by each later session's list that leaves it out
+    const session = d.state.session_count || null;
     for (const t of untied) {
       const told = tells ? [source] : [];
       const was = t.left_out;
-      if (was?.by === source && told.every((x) => was.told.includes(x))) continue;
+      if (was?.by === source && was.session === session && told.every((x) => was.told.includes(x))) continue;
       d.emit({ type: 'task.left_out', task_id: t.id, data: { by: source, told } });
     }
   }

@@ -2,6 +2,7 @@ import type { BatonEvent } from '../schemas/events.js';
 import { emptyUsage } from '../schemas/records.js';
 import type { ImportMark, RecordedIn, WorkflowState } from '../schemas/state.js';
 import type { SessionInfo, Task } from '../schemas/workflow.js';
+import { AgentTaskSource } from '../schemas/agent-tasks.js';
 import { evolveRuntime } from '../runtime-fold.js';
 import { foldUsage } from './usage.js';
 import { beforeCompaction } from '../compaction.js';
@@ -248,6 +249,11 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
         },
       };
     case 'task.added': {
+      // made by an agent's list: that session's plan (a task the user added never is one)
+      const planned =
+        AgentTaskSource.safeParse(e.data.origin).success && e.session_number !== null
+          ? { planned_in: e.session_number }
+          : {};
       const task: Task = {
         ...e.data.task,
         status: 'pending',
@@ -255,6 +261,7 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
         ended_at: null,
         session_number: null,
         note: null,
+        ...planned,
       };
       const at = e.data.after === null ? -1 : s.tasks.findIndex((t) => t.id === e.data.after);
       const tasks =
@@ -279,7 +286,7 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
     case 'task.left_out': {
       const was = s.tasks.find((t) => t.id === e.task_id)?.left_out?.told ?? [];
       return setTask(s, e.task_id, {
-        left_out: { by: e.data.by, told: [...new Set([...was, ...e.data.told])] },
+        left_out: { by: e.data.by, told: [...new Set([...was, ...e.data.told])], session: e.session_number },
       });
     }
     case 'task.retitled':

@@ -106,10 +106,18 @@ export const Task = TaskSpec.extend({
   session_number: z.number().int().nullable(),
   note: z.string().nullable(),
   /**
-   * An agent's new list (a later session's) left this open task out: which agent's, and the agents told so (they
-   * may take it into their list in its words). Cleared once a list holds it again. Absent otherwise.
+   * The Baton session whose agent's list made this task (folded from `task.added`'s origin): its plan, which a later
+   * session's list may leave behind. Absent for a task the user added (CLI, REST, MCP, a tasks file).
    */
-  left_out: z.object({ by: AgentTaskSource, told: z.array(AgentTaskSource) }).optional(),
+  planned_in: z.number().int().optional(),
+  /**
+   * An agent's new list left this open task out: which agent's, in which Baton session, and the agents told so (they
+   * may take it into their list in its words). Cleared once a list holds it again. Absent
+   * otherwise.
+   */
+  left_out: z
+    .object({ by: AgentTaskSource, told: z.array(AgentTaskSource), session: z.number().int().nullish() })
+    .optional(),
 });
 export type Task = z.infer<typeof Task>;
 

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { Draft } from '../draft.js';
+import type { AgentTaskSource } from '../schemas/agent-tasks.js';
+import { leftBehind, nextTask } from '../task-graph.js';
+import { linkAgentSession } from './agent-session.js';
+import { syncAgentTasks } from './agent-tasks.js';
+import { createWorkflow } from './create.js';
+import { startTask } from './tasks.js';
+
+/**
+ * The "left from an earlier plan" rule: only the tasks an agent's list made in an earlier Baton session, that a later
+ * session's list left out and whose agent was told so, stop holding the work open once nothing else is. Real open work
+ * (the user's tasks, this session's) is never handed on as left behind.
+ */
+let n = 0;
+const ctx = { now: '2026-03-01T10:00:00.000Z', newId: (p: string) => `${p}-${++n}`, actor: 'hook' };
+const ids = (d: Draft) => leftBehind(d.state.tasks).map((t) => t.id);
+
+/** A workflow made by hand (`baton create`), with these tasks of the user's. */
+function byHand(...tasks: string[]): Draft {
+  const d = new Draft(null, ctx, 'wf-1');
+  createWorkflow(d, {
+    title: 'work by hand',
+    issue: null,
+    worktree: '/w',
+    plan: '',
+    tasks: tasks.map((id) => ({ id, title: `user task ${id}`, description: '', deps: [], lane: 0 })),
+    git_start: null,
+  });
+  return d;
+}
+
+let call = 0;
+/** One whole list of the agent's (TodoWrite, update_plan), `tells`: its hook tells it what the list left out. */
+function list(d: Draft, source: AgentTaskSource, items: [string, string][], tells = true) {
+  const tool = source === 'codex' ? 'update_plan' : 'TodoWrite';
+  const input =
+    source === 'codex'
+      ? { plan: items.map(([step, status]) => ({ step, status })) }
+      : { todos: items.map(([content, status]) => ({ content, status, activeForm: content })) };
+  return syncAgentTasks(d, source, [{ tool, input, id: `call-${++call}` }], null, tells);
+}
+
+/** A workflow made by hand whose session 1 Claude Code planned: T1 done, T2 in progress, T3 to do. */
+function earlierPlan(): Draft {
+  const d = byHand();
+  linkAgentSession(d, { name: 'claude-code', session_id: 's1' });
+  list(d, 'claude-code', [
+    ['Reproduce the failure', 'completed'],
+    ['Fix the failing checks', 'in_progress'],
+    ['Push the fix', 'pending'],
+  ]);
+  return d;
+}
+
+describe('leftBehind', () => {
+  it("never hands on the user's tasks a sub-step list of the same session leaves out", () => {
+    const d = byHand('T1', 'T2');
+    startTask(d, 'T1');
+    linkAgentSession(d, { name: 'claude-code', session_id: 's1' });
+    const told = list(d, 'claude-code', [
+      ['Read the client code', 'completed'],
+      ['Write the backoff loop', 'completed'],
+    ]);
+    // the agent is still told of them, as before
+    expect(told.untied?.map((t) => t.id)).toEqual(['T1', 'T2']);
+    expect(ids(d)).toEqual([]);
+    expect(nextTask(d.state.tasks)?.id).toBe('T1');
+    // nor does a later session's list that leaves them out make them an earlier plan: the user asked for them
+    linkAgentSession(d, { name: 'claude-code', session_id: 's2' });
+    list(d, 'claude-code', [['Tidy the logs', 'completed']]);
+    expect(ids(d)).toEqual([]);
+    expect(nextTask(d.state.tasks)?.id).toBe('T1');
+  });
+
+  it("hands on an earlier session's plan that a later session's list left out, its agent told", () => {
+    const d = earlierPlan();
+    linkAgentSession(d, { name: 'claude-code', session_id: 's2' });
+    list(d, 'claude-code', [['Rebase the PR on main', 'completed']]);
+    expect(d.state.tasks.find((t) => t.id === 'T2')).toMatchObject({
+      planned_in: 1,
+      left_out: { by: 'claude-code', told: ['claude-code'], session: 2 },
+    });
+    expect(ids(d)).toEqual(['T2', 'T3']);
+    expect(nextTask(d.state.tasks)).toBeNull();
+  });
+});
