@@ -94,15 +94,15 @@ export function currentTask(tasks: readonly Task[]): Task | null {
 
 /**
  * A task of an earlier plan that a later list left out: an agent's list made it (`planned_in`) in a Baton session
- * before the one whose list left it out, and the agent was told so (it could take it into its list in its
- * words). A task the user added, or one made in the session that left it out, is real open
+ * before the one whose list left it out, and the agent whose list that was (`left_out.by`) was told so (it could take
+ * it into its list in its words). A task the user added, or one made in the session that left it out, is real open
  * work: never left behind.
  */
 const leftFromEarlierPlan = (t: Pick<Task, 'planned_in' | 'left_out'>): boolean =>
   t.planned_in !== undefined &&
   t.left_out?.session != null &&
   t.planned_in < t.left_out.session &&
-  t.left_out.told.length > 0;
+  t.left_out.told.includes(t.left_out.by);
 
 /**
  * The open tasks left from an earlier plan (`leftFromEarlierPlan`), when they are all that is open: no list took them

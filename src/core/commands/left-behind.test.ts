@@ -3,7 +3,7 @@ import { Draft } from '../draft.js';
 import type { AgentTaskSource } from '../schemas/agent-tasks.js';
 import { leftBehind, nextTask } from '../task-graph.js';
 import { linkAgentSession } from './agent-session.js';
-import { syncAgentTasks } from './agent-tasks.js';
+import { syncAgentTasks, tellLeftOut } from './agent-tasks.js';
 import { createWorkflow } from './create.js';
 import { startTask } from './tasks.js';
 
@@ -83,5 +83,24 @@ describe('leftBehind', () => {
     });
     expect(ids(d)).toEqual(['T2', 'T3']);
     expect(nextTask(d.state.tasks)).toBeNull();
+  });
+
+  it('needs the agent whose list left the task out to have been told, not another', () => {
+    const d = earlierPlan();
+    linkAgentSession(d, { name: 'claude-code', session_id: 's2' });
+    list(d, 'claude-code', [['Rebase the PR on main', 'completed']]);
+    expect(ids(d)).toEqual(['T2', 'T3']);
+    // session 3: Codex's first plan, read from its transcript (no hook told it), leaves them out too
+    linkAgentSession(d, { name: 'codex', session_id: 'c3' });
+    list(d, 'codex', [['Bump the version', 'completed']], false);
+    expect(d.state.tasks.find((t) => t.id === 'T2')?.left_out).toMatchObject({
+      by: 'codex',
+      told: ['claude-code'],
+    });
+    expect(ids(d)).toEqual([]);
+    expect(nextTask(d.state.tasks)?.id).toBe('T2');
+    // told at its next prompt: handed on
+    expect(tellLeftOut(d, 'codex')?.map((t) => t.id)).toEqual(['T2', 'T3']);
+    expect(ids(d)).toEqual(['T2', 'T3']);
   });
 });
