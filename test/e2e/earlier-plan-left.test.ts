@@ -131,6 +131,11 @@ describe('an earlier plan no later list took up', () => {
     expect(status).toContain(
       'left behind: T3 is left from an earlier plan, never taken up again by a later list: check whether it is still needed (T3 Step 3)',
     );
+    // someone starts it again (baton task start): work again, the next task
+    expect((await baton(['task', 'start', 'T3'])).code).toBe(0);
+    const again = (await baton(['status'])).stdout;
+    expect(again).toContain('next task: T3 Step 3 (in progress)');
+    expect(again).not.toContain('left behind');
   });
 
   it("never hands on the user's own tasks: a list of sub-steps that leaves them out is told of them, they stay the work", async () => {

@@ -5,7 +5,7 @@ import { leftBehind, nextTask } from '../task-graph.js';
 import { linkAgentSession } from './agent-session.js';
 import { syncAgentTasks, tellLeftOut } from './agent-tasks.js';
 import { createWorkflow } from './create.js';
-import { startTask } from './tasks.js';
+import { completeTask, startTask } from './tasks.js';
 
 /**
  * The "left from an earlier plan" rule: only the tasks an agent's list made in an earlier Baton session, that a later
@@ -14,6 +14,7 @@ import { startTask } from './tasks.js';
  */
 let n = 0;
 const ctx = { now: '2026-03-01T10:00:00.000Z', newId: (p: string) => `${p}-${++n}`, actor: 'hook' };
+const noGit = { state: null, note: null };
 const ids = (d: Draft) => leftBehind(d.state.tasks).map((t) => t.id);
 
 /** A workflow made by hand (`baton create`), with these tasks of the user's. */
@@ -83,6 +84,20 @@ describe('leftBehind', () => {
     });
     expect(ids(d)).toEqual(['T2', 'T3']);
     expect(nextTask(d.state.tasks)).toBeNull();
+  });
+
+  it('takes a task started again (baton task start) as work again', () => {
+    const d = earlierPlan();
+    linkAgentSession(d, { name: 'claude-code', session_id: 's2' });
+    list(d, 'claude-code', [['Rebase the PR on main', 'completed']]);
+    expect(ids(d)).toEqual(['T2', 'T3']);
+    startTask(d, 'T3');
+    expect(d.state.tasks.find((t) => t.id === 'T3')?.left_out).toBeUndefined();
+    expect(ids(d)).toEqual([]);
+    expect(nextTask(d.state.tasks)).not.toBeNull();
+    // done or skipped, the mark no longer says anything either
+    completeTask(d, 'T2', null, noGit);
+    expect(d.state.tasks.find((t) => t.id === 'T2')?.left_out).toBeUndefined();
   });
 
   it('needs the agent whose list left the task out to have been told, not another', () => {

@@ -27,6 +27,12 @@ const setTask = (s: WorkflowState, id: string | null, patch: Partial<Task>): Wor
 /** A task left out of an agent's list that a list holds again. */
 const takenUp = ({ left_out: _, ...t }: Task): Task => t;
 
+/** A task started, done or skipped is no longer left out: a list leaving it out no longer says anything of it. */
+const settled = (s: WorkflowState, id: string | null): WorkflowState =>
+  s.tasks.some((t) => t.id === id && t.left_out)
+    ? { ...s, tasks: s.tasks.map((t) => (t.id === id ? takenUp(t) : t)) }
+    : s;
+
 const leavePause = (s: WorkflowState): WorkflowState => ({
   ...s,
   pause_requested: false,
@@ -296,8 +302,9 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
       return setTask(s, e.task_id, { deps: [...new Set([...deps, ...e.data.deps])] });
     }
     case 'task.started':
-      // a note of how it ended before (skipped, removed from the agent's list, failed) is stale once it runs again
-      return setTask(s, e.task_id, {
+      // a note of how it ended before (skipped, removed from the agent's list, failed) is stale once it runs again;
+      // a task someone starts is work again, whatever list left it out
+      return setTask(settled(s, e.task_id), e.task_id, {
         note: null,
         status: 'in_progress',
         started_at: e.data.at ?? e.at,
@@ -305,7 +312,7 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
         session_number: e.session_number,
       });
     case 'task.completed': {
-      const next = setTask(s, e.task_id, {
+      const next = setTask(settled(s, e.task_id), e.task_id, {
         status: 'done',
         ended_at: e.data.at ?? e.at,
         note: e.data.summary,
@@ -319,7 +326,11 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
     case 'task.unblocked':
       return setTask(s, e.task_id, { status: 'pending', note: null });
     case 'task.skipped':
-      return setTask(s, e.task_id, { status: 'skipped', ended_at: e.data.at ?? e.at, note: e.data.reason });
+      return setTask(settled(s, e.task_id), e.task_id, {
+        status: 'skipped',
+        ended_at: e.data.at ?? e.at,
+        note: e.data.reason,
+      });
     case 'decision.recorded':
       return {
         ...s,

@@ -112,8 +112,8 @@ export const Task = TaskSpec.extend({
   planned_in: z.number().int().optional(),
   /**
    * An agent's new list left this open task out: which agent's, in which Baton session, and the agents told so (they
-   * may take it into their list in its words). Cleared once a list holds it again. Absent
-   * otherwise.
+   * may take it into their list in its words). Cleared once a list holds it again, or it is started, done or skipped.
+   * Absent otherwise.
    */
   left_out: z
     .object({ by: AgentTaskSource, told: z.array(AgentTaskSource), session: z.number().int().nullish() })
