@@ -134,6 +134,12 @@ export const nextTask = (tasks: readonly Task[]): Task | null =>
 
 export const allFinished = (tasks: readonly Task[]) => tasks.length > 0 && tasks.every(finished);
 
+/**
+ * The work of a task list is over: every task finished, or all that is open left from an earlier plan (`leftBehind`).
+ * The one rule for a task boundary (a task marked done) and for the work a followed conversation did (finished-work).
+ */
+export const tasksOver = (tasks: readonly Task[]) => allFinished(tasks) || leftBehind(tasks).length > 0;
+
 /** The share of a workflow's tasks that is done (or skipped), in whole percent: 0 for a workflow without tasks. */
 export const progressPercent = (c: { done: number; total: number }) =>
   c.total ? Math.round((c.done / c.total) * 100) : 0;

@@ -5,7 +5,7 @@ import { endsOnHandoff, endsOnOffer, endsOnQuestion, endsWaitingOn } from '../me
 import { requestsSinceTurnEnd, turnOver } from '../agent-turn.js';
 import type { Draft } from '../draft.js';
 import type { WorkflowState } from '../schemas/state.js';
-import { allFinished, leftBehind, leftBehindWords } from '../task-graph.js';
+import { leftBehind, leftBehindWords, tasksOver } from '../task-graph.js';
 import { turnStop } from '../turn-stop.js';
 import { assertTransition } from '../workflow-machine.js';
 import { endOpenSession } from './lifecycle.js';
@@ -122,10 +122,10 @@ export function heldByErrors(s: WorkflowState, now: string, over: ConversationsO
 function workDone(s: WorkflowState): string | null {
   const n = s.tasks.length;
   if (n > 0) {
+    if (!tasksOver(s.tasks)) return null;
     // the later lists moved on without an earlier plan's tasks, though told of them: done, those handed on named
     const left = leftBehind(s.tasks);
     if (left.length) return `every other task is finished (${leftBehindWords(left.map((t) => t.id))})`;
-    if (!allFinished(s.tasks)) return null;
     const skipped = s.tasks.filter((t) => t.status === 'skipped').length;
     if (n === 1) return skipped ? 'its task was skipped' : 'its task is done';
     return skipped

@@ -5,6 +5,7 @@ import { leftBehind, nextTask } from '../task-graph.js';
 import { linkAgentSession } from './agent-session.js';
 import { syncAgentTasks, tellLeftOut } from './agent-tasks.js';
 import { createWorkflow } from './create.js';
+import { finishedWork } from './finished-work.js';
 import { completeTask, startTask } from './tasks.js';
 
 /**
@@ -117,5 +118,38 @@ describe('leftBehind', () => {
     // told at its next prompt: handed on
     expect(tellLeftOut(d, 'codex')?.map((t) => t.id)).toEqual(['T2', 'T3']);
     expect(ids(d)).toEqual(['T2', 'T3']);
+  });
+
+  it('completes the workflow at the task marked done when only an earlier plan is left, as finished work says', () => {
+    const d = earlierPlan();
+    linkAgentSession(d, { name: 'claude-code', session_id: 's2' });
+    list(d, 'claude-code', [['Rebase the PR on main', 'in_progress']]);
+    expect(ids(d)).toEqual([]);
+    // `baton task done T4`: only the earlier plan's T2, T3 are open, and no conversation Baton follows holds it
+    const r = completeTask(d, 'T4', null, noGit);
+    expect(ids(d)).toEqual(['T2', 'T3']);
+    expect(r.workflow_status).toBe('completed');
+  });
+
+  it('leaves the work of a followed conversation open at the task marked done, until the conversation says so', () => {
+    const d = new Draft(null, ctx, 'wf-2');
+    createWorkflow(d, {
+      title: 'Claude Code session on main',
+      issue: null,
+      worktree: '/w',
+      plan: '',
+      tasks: [],
+      git_start: null,
+      agent: { name: 'claude-code', session_id: 's1' },
+    });
+    list(d, 'claude-code', [
+      ['Reproduce the failure', 'completed'],
+      ['Fix the failing checks', 'pending'],
+    ]);
+    linkAgentSession(d, { name: 'claude-code', session_id: 's2' });
+    list(d, 'claude-code', [['Rebase the PR on main', 'in_progress']]);
+    const r = completeTask(d, 'T3', null, noGit);
+    expect(r).toMatchObject({ workflow_status: 'in_progress', completes_with_conversation: true });
+    expect(finishedWork(d.state, ctx.now)).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 import type { Draft } from '../draft.js';
 import { invalidTransition } from '../errors.js';
 import { cliWord } from '../surface-words.js';
-import { allFinished, runnableTasks } from '../task-graph.js';
+import { runnableTasks, tasksOver } from '../task-graph.js';
 import type { GitCapture } from '../schemas/git-state.js';
 import type { SnapshotTrigger, Task } from '../schemas/workflow.js';
 import type { WorkflowState } from '../schemas/state.js';
@@ -67,8 +67,11 @@ export function startTask(d: Draft, id: string, asked: 'start' | 'complete' = 's
  */
 const followedOpen = (s: WorkflowState) => s.auto_tracked === true && conversationOpen(s);
 
-/** Every task is finished and no conversation is open on the workflow: at this boundary it completes. */
-const workOver = (s: WorkflowState) => allFinished(s.tasks) && !followedOpen(s);
+/**
+ * The task list's work is over (`tasksOver`: every task finished, or only an earlier plan's left) and no conversation
+ * is open on the workflow: at this boundary it completes.
+ */
+const workOver = (s: WorkflowState) => tasksOver(s.tasks) && !followedOpen(s);
 
 function completeWorkflow(d: Draft) {
   d.emit({ type: 'workflow.completed', data: {} });
@@ -131,7 +134,7 @@ export function completeTask(
   const over = workOver(d.state);
   const honoured = over ? null : honourRequestedPause(d, git);
   const requested = honoured?.outcome === 'paused' ? honoured.snapshot : null;
-  const asked = !requested && pauseAfter !== null && !allFinished(d.state.tasks);
+  const asked = !requested && pauseAfter !== null && !tasksOver(d.state.tasks);
   const snapshot =
     requested ??
     (asked
@@ -139,7 +142,7 @@ export function completeTask(
       : takeSnapshot(d, 'task_complete', `task ${id} completed`, git));
   const checkpoint = makeCheckpoint(d, t.title, snapshot);
   if (over) completeWorkflow(d);
-  const waits = d.state.status === 'in_progress' && allFinished(d.state.tasks) && followedOpen(d.state);
+  const waits = d.state.status === 'in_progress' && tasksOver(d.state.tasks) && followedOpen(d.state);
   return {
     task: findTask(d, id),
     snapshot_id: snapshot.id,
