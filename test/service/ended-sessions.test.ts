@@ -67,6 +67,18 @@ async function setup(clock = new TestClock()) {
   return { svc, ref, id: wf.id, repo, insert, nextSession, row, clock };
 }
 
+/** The agent and executor a session starts with (`executorRowFor`). */
+const claudeCode = {
+  name: 'claude-code',
+  supports_session_resume: true,
+  supports_workspace_only: true,
+} as AgentProfile;
+const localExecutor = {
+  runtime: 'local',
+  endpoint: null,
+  capabilities: async () => ({ supports_session_resume: true, supports_workspace_only: true }),
+} as unknown as Executor;
+
 const recover = (svc: ReturnType<typeof makeService>, autoResume: 'all' | 'waiting' = 'all') =>
   recoverAtStartup(svc, { factory, autoResume, isOwnerAlive: () => false });
 
@@ -94,17 +106,7 @@ describe("an earlier session's executor row is closed once the workflow went on"
     const { svc, id, insert, nextSession, row } = await setup();
     await insert(1);
     await nextSession();
-    const profile = {
-      name: 'claude-code',
-      supports_session_resume: true,
-      supports_workspace_only: true,
-    } as AgentProfile;
-    const executor = {
-      runtime: 'local',
-      endpoint: null,
-      capabilities: async () => ({ supports_session_resume: true, supports_workspace_only: true }),
-    } as unknown as Executor;
-    const current = await executorRowFor(svc, id, profile, executor);
+    const current = await executorRowFor(svc, id, claudeCode, localExecutor);
     expect(current).toMatchObject({ session_number: 2, status: 'starting' });
     expect(await row(1)).toMatchObject({ status: 'stopped', session_state: 'ended' });
     const changed = (await svc.store.readEvents(id, 0)).filter((e) => e.type === 'executor.changed');
@@ -120,17 +122,9 @@ describe("an earlier session's executor row is closed once the workflow went on"
     const { svc, id, repo, nextSession } = await setup();
     gitIn(repo, 'switch', '-q', '-c', 'feature');
     await nextSession();
-    const profile = {
-      name: 'claude-code',
-      supports_session_resume: true,
-      supports_workspace_only: true,
-    } as AgentProfile;
-    const executor = {
-      runtime: 'local',
-      endpoint: null,
-      capabilities: async () => ({ supports_session_resume: true, supports_workspace_only: true }),
-    } as unknown as Executor;
-    expect(await executorRowFor(svc, id, profile, executor)).toMatchObject({ worktree_branch: 'feature' });
+    expect(await executorRowFor(svc, id, claudeCode, localExecutor)).toMatchObject({
+      worktree_branch: 'feature',
+    });
   });
 
   it('a crash a command notices closes them with the dead agent’s row', async () => {
