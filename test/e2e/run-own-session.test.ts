@@ -52,6 +52,14 @@ async function runAgain(ws: Workspace, agent: string, extra: Record<string, stri
 
 const notes = (lines: Line[]) => lines.filter((l) => l.event === 'note').map((l) => l.message);
 
+/** The result line of a Claude Code run stopped at its turn limit. */
+const turnLimitEnd = {
+  subtype: 'error_max_turns',
+  is_error: true,
+  num_turns: 4,
+  errors: ['Reached maximum number of turns (3)'],
+};
+
 describe("`baton run` goes on in the agent's own session after it was cut short", () => {
   it('Claude Code cut off mid-turn (its process killed under a wrapper that exits 137): the next run resumes its session', async () => {
     // `claude` as many install it: a shell script that runs the real program (not exec'd), so a kill of the program
@@ -94,13 +102,7 @@ describe("`baton run` goes on in the agent's own session after it was cut short"
   it('Claude Code at its turn limit (error_max_turns): the next run resumes its session, told it stopped there', async () => {
     const ws = agentWorkspace({ BATON_AGENT_BIN: fakeClaude });
     expect((await ws.create()).code).toBe(0);
-    const end = {
-      subtype: 'error_max_turns',
-      is_error: true,
-      num_turns: 4,
-      errors: ['Reached maximum number of turns (3)'],
-    };
-    const first = await ws.cli(['run', '--agent', 'claude-code'], { FAKE_END: JSON.stringify(end) });
+    const first = await ws.cli(['run', '--agent', 'claude-code'], { FAKE_END: JSON.stringify(turnLimitEnd) });
     expect(first.code, first.stderr).toBe(1);
     const token = savedToken(ws);
 
@@ -173,13 +175,9 @@ describe("`baton run` goes on in the agent's own session after it was cut short"
   it('its session cannot be resumed: the same run falls back to a fresh session with the compiled context, and says so', async () => {
     const ws = agentWorkspace({ BATON_AGENT_BIN: fakeClaude });
     expect((await ws.create()).code).toBe(0);
-    const end = {
-      subtype: 'error_max_turns',
-      is_error: true,
-      num_turns: 4,
-      errors: ['Reached maximum number of turns (3)'],
-    };
-    expect((await ws.cli(['run', '--agent', 'claude-code'], { FAKE_END: JSON.stringify(end) })).code).toBe(1);
+    expect(
+      (await ws.cli(['run', '--agent', 'claude-code'], { FAKE_END: JSON.stringify(turnLimitEnd) })).code,
+    ).toBe(1);
     const token = savedToken(ws);
 
     const again = await runAgain(ws, 'claude-code', { FAKE_FAIL_RESUME: '1' });

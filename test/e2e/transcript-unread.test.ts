@@ -53,6 +53,20 @@ function workspace() {
 
 const promptOf = (n: number) => (JSON.parse(lines[n]!) as { message: { content: string } }).message.content;
 
+/** The MCP server `baton mcp` in the worktree, as an agent starts it, with the real SDK client connected. */
+async function mcpClient(repo: string, env: Record<string, string | undefined>): Promise<Client> {
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [batonBin, 'mcp'],
+      cwd: repo,
+      env: hermeticEnv(env) as Record<string, string>,
+    }),
+  );
+  return client;
+}
+
 describe('a transcript that grew after its agent stopped sending hooks', () => {
   it('baton status says how much and what reads it; baton context reads it first and hands over the later work', async () => {
     const { baton, transcript, hook, firstTurn } = workspace();
@@ -162,15 +176,7 @@ describe('a transcript that grew after its agent stopped sending hooks', () => {
   it("the MCP server's get_resume_context reads it first", async () => {
     const { baton, killedTurn, repo, env } = workspace();
     await killedTurn();
-    const client = new Client({ name: 'test', version: '1.0.0' });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [batonBin, 'mcp'],
-        cwd: repo,
-        env: hermeticEnv(env) as Record<string, string>,
-      }),
-    );
+    const client = await mcpClient(repo, env);
     try {
       const r = (await client.callTool({ name: 'get_resume_context', arguments: {} })) as {
         content: { text: string }[];
@@ -201,15 +207,7 @@ describe('a transcript that grew after its agent stopped sending hooks', () => {
     const why = `${notes} is not a Claude Code transcript`;
     const command = `baton import -w ${id} ${notes}`;
 
-    const client = new Client({ name: 'test', version: '1.0.0' });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [batonBin, 'mcp'],
-        cwd: repo,
-        env: hermeticEnv(env) as Record<string, string>,
-      }),
-    );
+    const client = await mcpClient(repo, env);
     try {
       const r = (await client.callTool({ name: 'get_resume_context', arguments: {} })) as {
         content: { text: string }[];
