@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from '../helpers/git-repo.js';
 import { hookWorkspace, stepsSession } from '../helpers/hook-workspace.js';
 
 // What a pause waits for is decided once (core `pauseWaitsFor`): `baton pause`, `baton status` and its `--json`
@@ -132,5 +135,38 @@ describe('what a requested pause waits for, said one way', () => {
     );
     expect((await status()).pause_waits_for).toEqual({ tasks: ['T1'], turn: null });
     expect((await baton(['status'])).stdout).toMatch(/status: in_progress \(pause requested\)\n/);
+  });
+  it('a request a transcript read in afterwards left with nothing to wait for says so, and `baton pause` takes it', async () => {
+    const { baton, status } = followed();
+    expect((await baton(['create', '--title', 'by hand', '--task', 'T1:Build'])).code).toBe(0);
+    expect((await baton(['task', 'start', 'T1'])).code).toBe(0);
+    expect((await baton(['pause', '--reason', 'lunch'])).stdout).toMatch(/it pauses when T1 finishes/);
+    // a transcript read into the session (no plan in it): no agent works on it, no boundary and no turn's end will come
+    const rollout = join(tempDir('rollout-'), 'rollout.jsonl');
+    const line = (type: string, payload: Record<string, unknown>) =>
+      JSON.stringify({ timestamp: new Date().toISOString(), type, payload });
+    writeFileSync(
+      rollout,
+      `${[
+        line('session_meta', {
+          id: '019e0000-0000-7000-8000-000000000001',
+          cwd: '/elsewhere',
+          cli_version: '0.130.0',
+        }),
+        line('event_msg', { type: 'user_message', message: 'Look at the build' }),
+        line('event_msg', { type: 'agent_message', message: 'The build is fine.' }),
+      ].join('\n')}\n`,
+    );
+    expect((await baton(['import', 'codex', rollout])).code).toBe(0);
+    const s = await status();
+    expect(s.workflow).toMatchObject({ status: 'in_progress', pause_requested: true });
+    expect(s.tasks.some((t: Json) => t.status === 'in_progress')).toBe(true);
+    expect(s.pause_waits_for).toBeNull();
+    expect((await baton(['status'])).stdout).toMatch(
+      /status: in_progress \(pause requested, nothing left to wait for: `baton pause` takes it now\)\n/,
+    );
+    expect((await baton(['pause'])).stdout).toMatch(
+      /^paused wf-\S+ \(snapshot snap-[^)]+\)\nwarning: paused while/,
+    );
   });
 });

@@ -4,7 +4,7 @@ import type { WorkflowState } from '../schemas/state.js';
 import { endAgentTurn, linkAgentSession } from './agent-session.js';
 import { syncAgentTasks } from './agent-tasks.js';
 import { createWorkflow } from './create.js';
-import { pause, requestedPauseTakesNow, withdrawPause, type PauseInput } from './pause.js';
+import { pause, pauseWaitsFor, requestedPauseTakesNow, withdrawPause, type PauseInput } from './pause.js';
 import { foldEvents } from '../fold.js';
 import { markImported } from './records.js';
 import { recordRequest } from './requests.js';
@@ -320,5 +320,54 @@ describe('a pause withdrawn', () => {
     expect(completeTask(done, 'T1', null, git).paused).toBeFalsy();
     expect(done.state.status).toBe('in_progress');
     expect(withdrawPause(next(done.state))).toBeNull();
+  });
+});
+
+describe('what a pause waits for (pauseWaitsFor)', () => {
+  const turn = { session_number: 1, agent: 'codex' };
+  const imported = (d: Draft) =>
+    markImported(d, {
+      format: 'codex-rollout',
+      transcript_session_id: 's',
+      path: '/r.jsonl',
+      through_line: 9,
+      records: 0,
+    });
+
+  it('asked now: the task under way, the turn under way, both, or nothing when it would take effect at once', () => {
+    expect(pauseWaitsFor(byHand('wf-6', 'T1').state)).toEqual({ tasks: ['T1'], turn: null });
+    expect(pauseWaitsFor(midTurn())).toEqual({ tasks: [], turn });
+    const busy = next(midTurn([{ id: 'T1', title: 'one' }]));
+    startTask(busy, 'T1');
+    expect(pauseWaitsFor(busy.state)).toEqual({ tasks: ['T1'], turn });
+    // its turn over, the agent waits for its user: nothing works on T1, the pause takes effect at once
+    endAgentTurn(busy, 'codex', git);
+    expect(pauseWaitsFor(busy.state)).toBeNull();
+  });
+
+  it('a pending request: what it was asked to wait for, the turn alone once asked mid-turn, though a task starts', () => {
+    const d = next(midTurn());
+    pause(d, ask);
+    // the agent's plan starts a step in that turn: no boundary of it is the pause's
+    syncAgentTasks(d, 'codex', [plan('p1', ['Write the retry', 'in_progress'])], git);
+    expect(d.state.tasks.map((t) => t.status)).toEqual(['in_progress']);
+    expect(pauseWaitsFor(d.state)).toEqual({ tasks: [], turn });
+  });
+
+  it('a pending request a transcript read in left with nothing to wait for: nothing, though its task is in progress', () => {
+    const asked = next(byHand('wf-7', 'T1').state);
+    pause(asked, ask);
+    expect(pauseWaitsFor(asked.state)).toEqual({ tasks: ['T1'], turn: null });
+    const read = next(asked.state, '2026-03-01T10:06:00.000Z');
+    imported(read);
+    expect(read.state).toMatchObject({ status: 'in_progress', pause_requested: true });
+    expect(pauseWaitsFor(read.state)).toBeNull();
+  });
+
+  it('nothing for a workflow no pause applies to: paused, or finished', () => {
+    const d = next(byHand('wf-8', 'T1').state);
+    pause(d, { ...ask, force: true });
+    expect(d.state.status).toBe('paused');
+    expect(pauseWaitsFor(d.state)).toBeNull();
   });
 });

@@ -3,7 +3,7 @@ export { openLiveSocket, type LiveState } from './live-socket.js';
 export { tokenStore } from './token-store.js';
 export { isResumable, isTerminal } from './status-rules.js';
 export { resumedWords } from './resumed-words.js';
-export { pauseWaitWords, type PauseWaits } from './pause-words.js';
+export { pauseWaitWords, pendingPauseWords, type PauseWaits } from './pause-words.js';
 export { takersText } from './queue-words.js';
 export { shortHash } from './short-hash.js';
 export { agentLogLines, type LogLine, type LogLineKind } from './agent-log-lines.js';

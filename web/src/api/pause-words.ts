@@ -14,3 +14,20 @@ export function pauseWaitWords(waits: PauseWaits): string {
   if (waits?.turn) return "the agent's turn to end";
   return `the task boundary (${tasks.join(', ') || 'none running'})`;
 }
+
+/**
+ * `baton status` says it of a request left with nothing to wait for (src/cli/pause-text.ts: nothingLeft; web/ may import
+ * only types from src/, and test/lint/web-pause-words.test.ts checks the two say the same).
+ */
+export const nothingLeft = 'nothing left to wait for';
+
+/**
+ * What a pending pause waits for, as the banner says it: what it waits for, or, when the server says nothing (a
+ * transcript read in after the request: no agent will end its task or its turn), that only `baton pause`, or the
+ * request's timeout, takes it.
+ */
+export function pendingPauseWords(waits: PauseWaits): string {
+  return waits
+    ? `waiting for ${pauseWaitWords(waits)}`
+    : `${nothingLeft}: \`baton pause\` takes it now, or its timeout does`;
+}

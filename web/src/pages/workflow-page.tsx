@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import {
   isResumable,
-  pauseWaitWords,
+  pendingPauseWords,
   seg,
   takersText,
   type SessionStatus,
@@ -124,8 +124,8 @@ export function WorkflowPage({ id, snapshotId }: { id: string; snapshotId: strin
         {w.pause_requested && w.status !== 'paused' && (
           <div className="banner banner-info" role="status" data-testid="pause-requested">
             <span>
-              Pause requested{w.pause_request?.reason ? ` ("${w.pause_request.reason}")` : ''}: waiting for{' '}
-              {pauseWaitWords(s.pause_waits_for)}.
+              Pause requested{w.pause_request?.reason ? ` ("${w.pause_request.reason}")` : ''}:{' '}
+              {pendingPauseWords(s.pause_waits_for)}.
             </span>
           </div>
         )}

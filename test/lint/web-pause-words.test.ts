@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { Draft } from '../../src/core/draft.js';
+import { createWorkflow } from '../../src/core/commands/create.js';
+import { pause, pauseWaitsFor } from '../../src/core/commands/pause.js';
+import { markImported } from '../../src/core/commands/records.js';
+import { startTask } from '../../src/core/commands/tasks.js';
+import { nothingLeft, pauseWhen } from '../../src/cli/pause-text.js';
+import * as web from '../../web/src/api/pause-words.js';
+
+let n = 0;
+const at = (now: string) => ({ now, newId: (p: string) => `${p}-${++n}`, actor: 'user' });
+const git = { state: null, note: null };
+
+/** A pause asked while T1 runs by hand, then a transcript read into the session: no agent will end T1 or a turn. */
+function requestLeftWithNothing() {
+  const d = new Draft(null, at('2026-03-01T10:00:00.000Z'), 'wf-1');
+  const task = { id: 'T1', title: 'Build', description: '', deps: [], lane: 0 };
+  createWorkflow(d, { title: 'w', issue: null, worktree: '/w', plan: '', tasks: [task], git_start: null });
+  startTask(d, 'T1');
+  const asked = new Draft(d.state, at('2026-03-01T10:05:00.000Z'));
+  pause(asked, { reason: 'lunch', trigger: 'pause', force: false, timeoutMs: 300_000, git });
+  const read = new Draft(asked.state, at('2026-03-01T10:06:00.000Z'));
+  markImported(read, {
+    format: 'codex-rollout',
+    transcript_session_id: 's',
+    path: '/r.jsonl',
+    through_line: 9,
+    records: 0,
+  });
+  return read.state;
+}
+
+describe("the dashboard's pause banner and `baton status`", () => {
+  it('say the one answer of a request left with nothing to wait for: neither names a boundary to come', () => {
+    const s = requestLeftWithNothing();
+    expect(s).toMatchObject({ status: 'in_progress', pause_requested: true });
+    expect(s.tasks[0]?.status).toBe('in_progress');
+    const waits = pauseWaitsFor(s);
+    expect(waits).toBeNull();
+    // the banner said "waiting for the task boundary (none running)" while T1 ran; `baton status` said nothing of it
+    expect(web.nothingLeft).toBe(nothingLeft);
+    expect(pauseWhen(waits)).toBe(', nothing left to wait for: `baton pause` takes it now');
+    expect(web.pendingPauseWords(waits)).toBe(
+      'nothing left to wait for: `baton pause` takes it now, or its timeout does',
+    );
+  });
+
+  it('say what a request waits for, when it waits for something, as they did', () => {
+    const turn = { session_number: 1, agent: 'claude-code' };
+    expect(pauseWhen({ tasks: [], turn })).toBe(", when the agent's turn ends");
+    expect(web.pendingPauseWords({ tasks: [], turn })).toBe("waiting for the agent's turn to end");
+    expect(pauseWhen({ tasks: ['T1'], turn: null })).toBe('');
+    expect(web.pendingPauseWords({ tasks: ['T1'], turn: null })).toBe('waiting for the task boundary (T1)');
+  });
+});
