@@ -21,6 +21,17 @@ export function followingAgent(s: WorkflowState) {
   return s.sessions.findLast((x) => x.agent)?.agent ?? null;
 }
 
+/**
+ * The agents whose conversations followed the workflow, the one that follows it now (`followingAgent`) first: a
+ * conversation that followed it goes on with it at its next prompt, whichever agent's it is (another agent may have
+ * taken over from it while its window stayed open), so any of them may take it up next.
+ */
+export function followingAgents(s: WorkflowState): string[] {
+  const now = followingAgent(s)?.name;
+  const before = s.sessions.flatMap((x) => (x.agent ? [x.agent.name] : [])).reverse();
+  return [...new Set(now ? [now, ...before] : before)];
+}
+
 /** A conversation the hooks follow is open on the workflow: its current Baton session follows one and has not ended. */
 export function conversationOpen(s: WorkflowState): boolean {
   const cur = s.sessions.at(-1);

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { Draft } from '../draft.js';
 import type { WorkflowState } from '../schemas/state.js';
-import { endAgentTurn } from './agent-session.js';
+import { endAgentTurn, linkAgentSession } from './agent-session.js';
 import { syncAgentTasks } from './agent-tasks.js';
 import { createWorkflow } from './create.js';
 import { pause } from './pause.js';
 import { recordRequest } from './requests.js';
-import { resumableBy } from './resume.js';
+import { resumability, resumableBy } from './resume.js';
 
 let n = 0;
 const ctx = { now: '2026-03-01T10:00:00.000Z', newId: (p: string) => `${p}-${++n}`, actor: 'hook' };
@@ -68,5 +68,37 @@ describe('resumableBy', () => {
     expect(resumableBy(turnEnded(followed(['in_progress'])), later(2))).toBeNull();
     // every task of the plan done and the turn over: a new conversation completes it and starts a new workflow
     expect(resumableBy(turnEnded(followed(['completed', 'completed'], codex)), later(2))).toBeNull();
+  });
+});
+
+describe('resumability: who goes on with it', () => {
+  it("names the agent whose conversations followed it, and each agent's once several did", () => {
+    const alone = turnEnded(followed(['completed', 'in_progress'], codex));
+    expect(resumability(alone, later(2)).continued_by).toBe('the next Codex session in its worktree');
+    // a Claude Code conversation followed it first, then Codex took over while its window stayed open: that window's
+    // next prompt goes on with it as well as Codex's next session, and which comes first is not known
+    const d = new Draft(null, ctx, 'wf-2');
+    const claude = { name: 'claude-code', session_id: 'S1' };
+    createWorkflow(d, {
+      title: 't',
+      issue: null,
+      worktree: '/w',
+      plan: '',
+      tasks: [],
+      git_start: null,
+      agent: claude,
+    });
+    recordRequest(d, { text: 'plan the retry', at: later(1), source: 'claude-code:hook' });
+    endAgentTurn(d, 'claude-code');
+    linkAgentSession(d, codex);
+    const plan = [{ step: 'step 1', status: 'in_progress' }];
+    syncAgentTasks(d, 'codex', [{ tool: 'update_plan', input: { plan }, id: 'call-1' }]);
+    recordRequest(d, { text: 'add the retry', at: later(2), source: 'codex:hook' });
+    endAgentTurn(d, 'codex');
+    expect(resumability(d.state, later(3))).toEqual({
+      resumable: true,
+      resume_by: 'next_session',
+      continued_by: 'the next Codex or Claude Code session in its worktree',
+    });
   });
 });

@@ -10,7 +10,7 @@ import type { TaskStatus } from '../schemas/workflow.js';
 import { assertRecoverable } from '../recovery.js';
 import { isResumable } from '../workflow-machine.js';
 import { agentLabel } from '../agent-label.js';
-import { followingAgent, turnUnderWay } from '../agent-turn.js';
+import { followingAgent, followingAgents, turnUnderWay } from '../agent-turn.js';
 import { finishedWork } from './finished-work.js';
 import type { WorkflowState } from '../schemas/state.js';
 
@@ -106,6 +106,14 @@ function staleness(d: Draft, staleAfterMs: number): string[] {
 }
 
 /**
+ * The agents whose next session in the worktree goes on with a workflow the hooks follow, in words: "Codex", or, when
+ * conversations of several agents followed it, each ("Codex or Claude Code", the one that follows it now first): any
+ * of them may take it up at its next prompt, and which comes first is not known. `baton resume` and every surface
+ * that says who goes on with it (`resumability`) name them so.
+ */
+const nextTakers = (s: WorkflowState) => followingAgents(s).map(agentLabel).join(' or ') || 'agent';
+
+/**
  * What to do instead of resuming a workflow that is not stopped: one in progress needs nothing, whether or not an agent
  * is at work in it (`baton context` is its briefing); a finished one is over. One the hooks follow is not said to run:
  * its agent may have quit, and the agent's next session in the worktree takes it up.
@@ -114,7 +122,7 @@ function insteadOfResume(s: WorkflowState): string {
   if (s.status === 'in_progress' || s.status === 'blocked') {
     const hooked = followingAgent(s);
     return hooked
-      ? `; its agent sessions are followed by hooks: the next ${agentLabel(hooked.name)} session in this worktree continues it with its briefing (${cliWord('briefing')}); nothing to resume`
+      ? `; its agent sessions are followed by hooks: the next ${nextTakers(s)} session in this worktree continues it with its briefing (${cliWord('briefing')}); nothing to resume`
       : `; it is not stopped: nothing to resume (the briefing a new session gets: ${cliWord('briefing')})`;
   }
   return s.status === 'pending'
@@ -153,11 +161,11 @@ export function resumability(s: WorkflowState, now: string, agentGone = false) {
     resumable: by !== null,
     /** `resume`: `baton resume` (the dashboard's Resume); `next_session`: the agent's next session continues it. */
     resume_by: by,
-    /** Who goes on with it when a resume does not (`next_session`): "the next Codex session in its worktree". */
-    continued_by:
-      by === 'next_session'
-        ? `the next ${agentLabel(followingAgent(s)?.name ?? 'agent')} session in its worktree`
-        : null,
+    /**
+     * Who goes on with it when a resume does not (`next_session`): "the next Codex session in its worktree", or "the
+     * next Codex or Claude Code session in its worktree" once conversations of both followed it (`nextTakers`).
+     */
+    continued_by: by === 'next_session' ? `the next ${nextTakers(s)} session in its worktree` : null,
   };
 }
 
