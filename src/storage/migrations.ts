@@ -409,4 +409,36 @@ export const migrations: readonly Migration[] = [
         expires_at BIGINT NOT NULL
       );`,
   },
+  {
+    version: 11,
+    name: 'work_refusals: why each worker that claimed queued work could not start it, one row per worker',
+    // Two workers that both fail to start the same work each keep their reason (the queue row held only the last
+    // one's). A refusal recorded before this step (the queued row's outcome, by its claimer) moves here. Times are
+    // milliseconds since the epoch by the store's clock, like the queue's.
+    sqlite: `
+      CREATE TABLE IF NOT EXISTS work_refusals (
+        workflow_id TEXT NOT NULL,
+        owner TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        refused_at INTEGER NOT NULL,
+        PRIMARY KEY (workflow_id, owner)
+      );
+      INSERT OR IGNORE INTO work_refusals (workflow_id, owner, reason, refused_at)
+        SELECT workflow_id, claimed_by, outcome, COALESCE(claimed_at, submitted_at) FROM work_queue
+        WHERE state = 'queued' AND outcome IS NOT NULL AND claimed_by IS NOT NULL;
+      UPDATE work_queue SET outcome = NULL WHERE state = 'queued';`,
+    postgres: `
+      CREATE TABLE IF NOT EXISTS work_refusals (
+        workflow_id TEXT COLLATE "C" NOT NULL,
+        owner TEXT COLLATE "C" NOT NULL,
+        reason TEXT NOT NULL,
+        refused_at BIGINT NOT NULL,
+        PRIMARY KEY (workflow_id, owner)
+      );
+      INSERT INTO work_refusals (workflow_id, owner, reason, refused_at)
+        SELECT workflow_id, claimed_by, outcome, COALESCE(claimed_at, submitted_at) FROM work_queue
+        WHERE state = 'queued' AND outcome IS NOT NULL AND claimed_by IS NOT NULL
+        ON CONFLICT DO NOTHING;
+      UPDATE work_queue SET outcome = NULL WHERE state = 'queued';`,
+  },
 ];

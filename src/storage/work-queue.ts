@@ -7,7 +7,7 @@ import type { Lease, LeaseHolder } from './lease-registry.js';
  * queued row is claimable when its lease is missing or expired by the store's clock. A worker that dies stops
  * heartbeating; once its lease expires another worker claims the row and takes the workflow over. `done` once a
  * worker finished with it (completed, failed, or stopped for a reason a person must look at). A worker that could
- * not start it (its agent missing there) leaves it `queued`, with why as its `outcome` (`refuse`).
+ * not start it (its agent missing there) leaves it `queued`, with why among its `refusals` (`refuse`): one per worker.
  *
  * Order (fairness): the highest `priority` first, then the oldest submission, then the workflow id.
  */
@@ -33,8 +33,18 @@ export interface QueueEntry {
   /** How many times it was claimed (a takeover after a crash is one more). */
   attempts: number;
   finished_at: string | null;
-  /** How a done row ended; on a queued one, why its last claimer could not start it (null once claimed again). */
+  /** How a done row ended; on a queued one, its refusals' reasons in the order they came (null: none). */
   outcome: string | null;
+  /** On a queued row: each worker that claimed it and could not start it, oldest first (one per worker). */
+  refusals: Refusal[];
+}
+
+/** Why one worker (lease owner) could not start queued work it claimed; it stands until that worker claims it again. */
+export interface Refusal {
+  owner: string;
+  reason: string;
+  /** When (store clock). */
+  at: string;
 }
 
 export interface SubmitInput {
@@ -73,8 +83,9 @@ export interface WorkQueue {
    */
   finish(workflowId: string, owner: string | null, outcome: string): Promise<boolean>;
   /**
-   * Records why `owner`, which claimed a queued row, could not start it; the row stays queued for a worker that can
-   * (the next claim clears it). Whether it did.
+   * Records why `owner`, which claimed a queued row, could not start it, beside the other workers' reasons (its own
+   * earlier one replaced); the row stays queued for a worker that can. `owner` claiming it again clears its own
+   * refusal, a resubmission or the row done every one. Whether it did.
    */
   refuse(workflowId: string, owner: string, outcome: string): Promise<boolean>;
   get(workflowId: string): Promise<QueueEntry | null>;
@@ -99,9 +110,22 @@ export interface QueueDbRow {
   outcome: string | null;
 }
 
+/** A `work_refusals` row as both dialects return it. */
+export interface RefusalDbRow {
+  workflow_id: string;
+  owner: string;
+  reason: string;
+  refused_at: number | string;
+}
+
+/** The order refusals are said in: the oldest first. */
+export const REFUSAL_ORDER = 'refused_at, owner';
+
 const iso = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
-export function queueEntryFromRow(r: QueueDbRow): QueueEntry {
+/** A queue row with its refusals (`refusals`: the row's own, in REFUSAL_ORDER; a done row has none). */
+export function queueEntryFromRow(r: QueueDbRow, refusals: readonly RefusalDbRow[] = []): QueueEntry {
+  const refused = r.state === 'queued' ? refusals.filter((x) => x.workflow_id === r.workflow_id) : [];
   return {
     workflow_id: r.workflow_id,
     state: r.state as QueueState,
@@ -115,7 +139,8 @@ export function queueEntryFromRow(r: QueueDbRow): QueueEntry {
     claimed_at: iso(r.claimed_at),
     attempts: Number(r.attempts),
     finished_at: iso(r.finished_at),
-    outcome: r.outcome,
+    outcome: r.state === 'queued' ? refused.map((x) => x.reason).join('; ') || null : r.outcome,
+    refusals: refused.map((x) => ({ owner: x.owner, reason: x.reason, at: iso(x.refused_at) ?? '' })),
   };
 }
 

@@ -75,7 +75,7 @@ export function workQueueCases(backend: StoreBackend) {
       expect((await q.list()).map((e) => e.workflow_id)).toEqual(['wf-c', 'wf-a', 'wf-b']);
     });
 
-    it('a claimer that cannot start a row leaves it queued with why, skips it, and the next claim clears why', async () => {
+    it("a claimer that cannot start a row leaves it queued with why, skips it, and another's claim keeps why", async () => {
       const s = await open(await backend.newLocation());
       const q = queue(s);
       await q.submit(work('wf-1'));
@@ -87,13 +87,71 @@ export function workQueueCases(backend: StoreBackend) {
         state: 'queued',
         outcome: 'pid 1 on a could not start it',
       });
-      // the claimer skips it; another takes it, and its claim clears the refusal
+      // the claimer skips it; another takes it, and the first one's refusal still stands (it still cannot)
       expect(await q.claim(holder('a', { kind: 'worker' }), 30_000, any, 5, ['wf-1', 'wf-x'])).toEqual([]);
       const [b] = await q.claim(holder('b', { kind: 'worker' }), 30_000, any, 5, ['wf-x']);
-      expect(b?.entry).toMatchObject({ workflow_id: 'wf-1', claimed_by: holder('b').owner, outcome: null });
+      expect(b?.entry).toMatchObject({
+        workflow_id: 'wf-1',
+        claimed_by: holder('b').owner,
+        outcome: 'pid 1 on a could not start it',
+        refusals: [{ owner: holder('a').owner, reason: 'pid 1 on a could not start it' }],
+      });
       // a done row is not refused
       expect(await q.finish('wf-1', holder('b').owner, 'completed')).toBe(true);
       expect(await q.refuse('wf-1', holder('b').owner, 'late')).toBe(false);
+    });
+
+    it('keeps one refusal per worker: two that cannot start a row both say why, until each claims it again', async () => {
+      const s = await open(await backend.newLocation());
+      const q = queue(s);
+      const a = holder('a', { kind: 'worker' });
+      const b = holder('b', { kind: 'worker' });
+      const c = holder('c', { kind: 'worker' });
+      const refuseBy = async (h: typeof a, why: string) => {
+        const [claimed] = await q.claim(h, 30_000, any, 1);
+        expect(claimed?.entry.workflow_id).toBe('wf-1');
+        expect(await q.refuse('wf-1', h.owner, why)).toBe(true);
+        await s.leases!.release('wf-1', h.owner);
+        return claimed!.entry;
+      };
+      await q.submit(work('wf-1'));
+      await refuseBy(a, 'a: claude was not found');
+      // the second claimer is told of the first refusal, and keeps it beside its own
+      expect((await refuseBy(b, 'b: the Docker engine is down')).refusals).toMatchObject([
+        { owner: a.owner, reason: 'a: claude was not found' },
+      ]);
+      const both = await q.get('wf-1');
+      expect(both).toMatchObject({
+        state: 'queued',
+        outcome: 'a: claude was not found; b: the Docker engine is down',
+        refusals: [
+          { owner: a.owner, reason: 'a: claude was not found' },
+          { owner: b.owner, reason: 'b: the Docker engine is down' },
+        ],
+      });
+      expect(both!.refusals.every((r) => !Number.isNaN(Date.parse(r.at)))).toBe(true);
+      expect((await q.list()).find((e) => e.workflow_id === 'wf-1')).toEqual(both);
+      // a worker claiming it again clears only its own refusal; failing again (later), it says why again
+      await until(async () => Date.now() > Date.parse(both!.refusals[1]!.at) + 1);
+      const [again] = await q.claim(a, 30_000, any, 1);
+      expect(again?.entry.refusals.map((r) => r.owner)).toEqual([b.owner]);
+      expect(await q.refuse('wf-1', a.owner, 'a: still not found')).toBe(true);
+      await s.leases!.release('wf-1', a.owner);
+      expect((await q.get('wf-1'))?.refusals.map((r) => [r.owner, r.reason])).toEqual([
+        [b.owner, 'b: the Docker engine is down'],
+        [a.owner, 'a: still not found'],
+      ]);
+      // submitted again: every worker tries again
+      expect((await q.submit(work('wf-1'))).refusals).toEqual([]);
+      expect(await q.get('wf-1')).toMatchObject({ outcome: null, refusals: [] });
+      // done: the refusals of its queued life go, and the outcome is how it ended
+      await refuseBy(c, 'c: not executable');
+      const [run] = await q.claim(a, 30_000, any, 1);
+      expect(run?.entry.refusals.map((r) => r.owner)).toEqual([c.owner]);
+      expect(await q.finish('wf-1', a.owner, 'completed')).toBe(true);
+      expect(await q.get('wf-1')).toMatchObject({ state: 'done', outcome: 'completed', refusals: [] });
+      await q.submit(work('wf-1'));
+      expect(await q.get('wf-1')).toMatchObject({ state: 'queued', outcome: null, refusals: [] });
     });
 
     it('a worker takes only work under its worktree roots or with one of its labels', async () => {

@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { submitWork } from '../../src/service/index.js';
+import { queueStandingOf } from '../../src/service/queue-standing.js';
 import { openStore } from '../../src/storage/open-store.js';
 import type { Store } from '../../src/storage/store.js';
 import type { LeaseHolder } from '../../src/storage/lease-registry.js';
@@ -58,5 +59,36 @@ describe.each(backends)('claiming queued work on $name', ({ database }) => {
     // another label takes nothing; the label takes its work, wherever it is
     expect(await taken(2, { roots: [], labels: ['cpu'] })).toEqual([]);
     expect(await taken(3, { roots: [], labels: ['gpu'] })).toEqual([gpu.id]);
+  });
+
+  it('two workers that could not start the work are both said, and neither counts as taking it', async () => {
+    const store = await openStore({ database: await database() });
+    stores.push(store);
+    const svc = makeService(store);
+    const wf = await svc.create({
+      title: 'work',
+      tasks: [{ id: 'T1', title: 'Do it' }],
+      worktree: makeRepo(),
+    });
+    await submitWork(svc, { workflowId: wf.id }, { agent: 'claude-code' });
+    const reach = { roots: [dirname(wf.worktree)], labels: [] };
+    const refuse = async (n: number, why: string) => {
+      await store.workers!.heartbeat(worker(n), reach, 30_000);
+      expect((await store.workQueue!.claim(worker(n), 30_000, reach, 1)).length).toBe(1);
+      expect(await store.workQueue!.refuse(wf.id, worker(n).owner, why)).toBe(true);
+      await store.leases!.release(wf.id, worker(n).owner);
+    };
+    await refuse(1, 'worker 1 could not start it: claude was not found');
+    await refuse(2, 'worker 2 could not start it: the Docker engine is down');
+    expect(await queueStandingOf(store, wf.id)).toMatchObject({
+      takers: 0,
+      stuck: {
+        reason:
+          'worker 1 could not start it: claude was not found; worker 2 could not start it: the Docker engine is down; those 2 workers leave it until it is submitted again (`baton submit`) or restarted, so fix that first',
+      },
+    });
+    // a third worker that reaches it takes it
+    await store.workers!.heartbeat(worker(3), reach, 30_000);
+    expect(await queueStandingOf(store, wf.id)).toMatchObject({ takers: 1, stuck: null });
   });
 });

@@ -61,13 +61,9 @@ describe('where queued work stands with the workers', () => {
   });
 
   it('the worker that could not start it leaves it: not a taker, and why nothing runs it comes first', () => {
-    const refused = {
-      ...entry,
-      claimed_by: 'box:42',
-      outcome: 'pid 42 on box could not start it: cannot start the agent: claude was not found',
-    };
-    const leaves =
-      'pid 42 on box could not start it: cannot start the agent: claude was not found; that worker leaves it until it is submitted again (`baton submit`) or restarted, so fix that first';
+    const why = 'pid 42 on box could not start it: cannot start the agent: claude was not found';
+    const refused = { ...entry, refusals: [{ owner: 'box:42', reason: why }] };
+    const leaves = `${why}; that worker leaves it until it is submitted again (\`baton submit\`) or restarted, so fix that first`;
     // alone: stuck with the refusal, and a worker that would (this one, restarted once fixed)
     expect(queueStanding(refused, false, [worker()]).stuck).toEqual({
       reason: leaves,
@@ -82,11 +78,39 @@ describe('where queued work stands with the workers', () => {
     expect(
       queueStanding(refused, false, [worker(), worker({ owner: 'o:7', roots: ['/x'] })]).stuck?.reason,
     ).toBe(`${leaves}; 1 worker runs, but no --worktree-root of theirs holds /srv/work/app`);
+    // the worker that refused it is gone: why is still said, with no promise of what that worker does
     expect(queueStanding(refused, false, []).stuck?.reason).toMatch(
-      new RegExp(`^${leaves.replace(/[()`]/g, '.')}; no worker is registered`),
+      new RegExp(`^${why}; no worker is registered: none runs`),
     );
-    // a queued entry without an outcome (claimed, not refused): its claimer still counts
-    expect(queueStanding({ ...refused, outcome: null }, false, [worker()]).stuck).toBeNull();
+    // a queued entry without refusals (claimed, not refused): its claimer still counts
+    expect(queueStanding({ ...refused, refusals: [] }, false, [worker()]).stuck).toBeNull();
+  });
+
+  it('two workers that could not start it: both are said, and neither is counted as a taker', () => {
+    const a = 'pid 42 on box could not start it: cannot start the agent: claude was not found';
+    const b = 'pid 7 on gpu could not start it: the Docker engine is down';
+    const refused = {
+      ...entry,
+      refusals: [
+        { owner: 'box:42', reason: a },
+        { owner: 'gpu:7', reason: b },
+      ],
+    };
+    const both = [worker(), worker({ owner: 'gpu:7', host: 'gpu', pid: 7 })];
+    expect(queueStanding(refused, false, both)).toMatchObject({
+      takers: 0,
+      stuck: {
+        reason: `${a}; ${b}; those 2 workers leave it until it is submitted again (\`baton submit\`) or restarted, so fix that first`,
+      },
+    });
+    // a third worker that reaches it takes it
+    expect(queueStanding(refused, false, [...both, worker({ owner: 'c:9', pid: 9 })]).takers).toBe(1);
+    // one of the two stopped: both reasons stay, only the running one is said to leave it
+    expect(queueStanding(refused, false, [worker()]).stuck?.reason).toBe(
+      `${a}; ${b}; that worker leaves it until it is submitted again (\`baton submit\`) or restarted, so fix that first`,
+    );
+    // running: the refusals are history
+    expect(queueStanding(refused, true, both)).toMatchObject({ state: 'running', stuck: null });
   });
 
   it('roots reach their own folder and what is under it, never a sibling that starts alike', () => {

@@ -64,27 +64,26 @@ const RESTART =
 
 /**
  * Where queued work stands, from the workers registered: running, waiting for a worker that can take it, or stuck
- * because none can (none registered, none that is reaches it, the ones that did stopped heartbeating, or the one that
- * claimed it could not start it), with the `baton worker` that would take it. `unregistered`: workers at work that are
- * not in the registry (what they reach is not known), named with what to do. An `outcome` on queued work is why the
- * worker that claimed it last (`claimed_by`) could not start it (refusedOutcome): that worker leaves it, so it is
- * not a taker.
+ * because none can (none registered, none that is reaches it, the ones that did stopped heartbeating, or the ones
+ * that claimed it could not start it), with the `baton worker` that would take it. `unregistered`: workers at work
+ * that are not in the registry (what they reach is not known), named with what to do. `refusals`: each worker that
+ * claimed it and could not start it, and why (refusedOutcome): such a worker is not a taker until it can.
  */
 export function queueStanding(
   e: {
     worktree: string;
     label: string | null;
     priority: number;
-    claimed_by?: string | null;
-    outcome?: string | null;
+    refusals?: readonly { owner: string; reason: string }[];
   },
   running: boolean,
   workers: readonly WorkerReach[],
   unregistered: readonly UnregisteredWorker[] = [],
 ): QueueStanding {
-  const refusedBy = !running && e.outcome ? (e.claimed_by ?? null) : null;
-  // the worker that could not start it leaves it: what stands is what the others can do
-  const others = workers.filter((w) => w.owner !== refusedBy);
+  const refusals = running ? [] : (e.refusals ?? []);
+  const refusedBy = new Set(refusals.map((r) => r.owner));
+  // the workers that could not start it leave it: what stands is what the others can do
+  const others = workers.filter((w) => !refusedBy.has(w.owner));
   const reaching = others.filter((w) => admits(w, e));
   const takers = reaching.filter((w) => !w.expired).length;
   const state = running ? 'running' : 'waiting';
@@ -92,9 +91,12 @@ export function queueStanding(
   const live = others.filter((w) => !w.expired).length;
   const gone = reaching.filter((w) => w.expired);
   const where = e.label ? `none has --label ${e.label}` : `no --worktree-root of theirs holds ${e.worktree}`;
-  const refused = refusedBy
-    ? `${e.outcome}; that worker leaves it until it is submitted again (\`baton submit\`) or restarted, so fix that first`
+  // every refusal is said (two workers may lack different things), and what the ones still running do about it
+  const refusersRunning = workers.filter((w) => refusedBy.has(w.owner) && !w.expired).length;
+  const retry = refusersRunning
+    ? `; ${plural(refusersRunning, 'that worker leaves', `those ${refusersRunning} workers leave`)} it until it is submitted again (\`baton submit\`) or restarted, so fix that first`
     : '';
+  const refused = refusals.length ? `${refusals.map((r) => r.reason).join('; ')}${retry}` : '';
   const unknown = unregistered.length
     ? `; ${plural(unregistered.length, 'a worker', 'workers')} at work (${unregistered
         .map((w) => `pid ${w.pid} on ${w.host}`)
@@ -111,12 +113,11 @@ export function queueStanding(
       : unregistered.length
         ? `no worker is registered${unknown}`
         : `no worker is registered: none runs, or ${RESTART}`;
-  // the refusal is the news (why nothing runs it); what the other workers are follows, unless there are none beside a
-  // refuser still running (then "no worker is registered" would be untrue)
-  const refuserRuns = workers.some((w) => w.owner === refusedBy && !w.expired);
+  // the refusals are the news (why nothing runs it); what the other workers are follows, unless there are none beside
+  // refusers still running (then "no worker is registered" would be untrue)
   const reason = !refused
     ? taker
-    : refuserRuns && !live && !gone.length && !unregistered.length
+    : refusersRunning && !live && !gone.length && !unregistered.length
       ? refused
       : `${refused}; ${taker}`;
   return {

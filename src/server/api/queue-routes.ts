@@ -55,7 +55,11 @@ const QueueEntry = z
     finished_at: z.string().nullable(),
     outcome: z.string().nullable().openapi({
       description:
-        'how a done entry ended; on a queued one, why the worker that claimed it last could not start it (null once claimed again)',
+        "how a done entry ended; on a queued one, the reasons of its refusals (each worker's that could not start it), joined",
+    }),
+    refusals: z.array(z.strictObject({ owner: z.string(), reason: z.string(), at: z.string() })).openapi({
+      description:
+        'on a queued entry: each worker (lease owner) that claimed it and could not start it, why, and when; oldest first, one per worker, until that worker claims it again',
     }),
   })
   .openapi('QueueEntry');

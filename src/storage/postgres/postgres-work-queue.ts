@@ -6,9 +6,11 @@ import {
   QUEUE_ORDER,
   skipSql,
   queueEntryFromRow,
+  REFUSAL_ORDER,
   type ClaimedWork,
   type QueueDbRow,
   type QueueEntry,
+  type RefusalDbRow,
   type SubmitInput,
   type WorkQueue,
 } from '../work-queue.js';
@@ -37,8 +39,10 @@ export class PostgresWorkQueue implements WorkQueue {
   }
 
   async submit(i: SubmitInput): Promise<QueueEntry> {
+    // submitted again (once fixed): every worker tries it again (one statement: the CTE deletes as the row is written)
     const r = await this.run<QueueDbRow>(
-      `INSERT INTO work_queue AS q (workflow_id, state, priority, worktree, label, profile, submitted_at, submitted_by)
+      `WITH forget AS (DELETE FROM work_refusals WHERE workflow_id = $1)
+       INSERT INTO work_queue AS q (workflow_id, state, priority, worktree, label, profile, submitted_at, submitted_by)
        VALUES ($1, 'queued', $2, $3, $4, $5, ${NOW}, $6)
        ON CONFLICT (workflow_id) DO UPDATE SET state = 'queued', priority = excluded.priority,
          worktree = excluded.worktree, label = excluded.label, profile = excluded.profile,
@@ -97,7 +101,16 @@ export class PostgresWorkQueue implements WorkQueue {
            WHERE workflow_id = $1 RETURNING *`,
           [c.workflow_id, holder.owner],
         );
-        out.push({ entry: queueEntryFromRow(row.rows[0] as QueueDbRow), previous });
+        // the claimer tries again: its own refusal no longer stands (the other workers' do)
+        await client.query('DELETE FROM work_refusals WHERE workflow_id = $1 AND owner = $2', [
+          c.workflow_id,
+          holder.owner,
+        ]);
+        const refusals = await client.query<RefusalDbRow>(
+          `SELECT * FROM work_refusals WHERE workflow_id = $1 ORDER BY ${REFUSAL_ORDER}`,
+          [c.workflow_id],
+        );
+        out.push({ entry: queueEntryFromRow(row.rows[0] as QueueDbRow, refusals.rows), previous });
       }
       await client.query('COMMIT');
       return out;
@@ -110,9 +123,14 @@ export class PostgresWorkQueue implements WorkQueue {
   }
 
   async finish(workflowId: string, owner: string | null, outcome: string): Promise<boolean> {
+    // done: the refusals go with the row's queued life (one statement: deleted only when the row is finished)
     const r = await this.run(
-      `UPDATE work_queue SET state = 'done', finished_at = ${NOW}, outcome = $3
-       WHERE workflow_id = $1 AND (claimed_by = $2 OR $2::text IS NULL) AND state = 'queued'`,
+      `WITH done AS (
+         UPDATE work_queue SET state = 'done', finished_at = ${NOW}, outcome = $3
+         WHERE workflow_id = $1 AND (claimed_by = $2 OR $2::text IS NULL) AND state = 'queued'
+         RETURNING workflow_id),
+       forget AS (DELETE FROM work_refusals WHERE workflow_id IN (SELECT workflow_id FROM done))
+       SELECT workflow_id FROM done`,
       [workflowId, owner, outcome],
       'finishing work',
     );
@@ -121,11 +139,24 @@ export class PostgresWorkQueue implements WorkQueue {
 
   async refuse(workflowId: string, owner: string, outcome: string): Promise<boolean> {
     const r = await this.run(
-      `UPDATE work_queue SET outcome = $3 WHERE workflow_id = $1 AND claimed_by = $2 AND state = 'queued'`,
+      `INSERT INTO work_refusals (workflow_id, owner, reason, refused_at)
+         SELECT workflow_id, claimed_by, $3, ${NOW} FROM work_queue
+         WHERE workflow_id = $1 AND claimed_by = $2 AND state = 'queued'
+       ON CONFLICT (workflow_id, owner) DO UPDATE SET reason = excluded.reason, refused_at = excluded.refused_at`,
       [workflowId, owner, outcome],
       'recording why work could not start',
     );
     return r.rowCount === 1;
+  }
+
+  /** The refusals of one workflow, or of every one (null). */
+  private async refusals(workflowId: string | null): Promise<RefusalDbRow[]> {
+    const r = await this.run<RefusalDbRow>(
+      `SELECT * FROM work_refusals WHERE $1::text IS NULL OR workflow_id = $1 ORDER BY ${REFUSAL_ORDER}`,
+      [workflowId],
+      'reading the work queue',
+    );
+    return r.rows;
   }
 
   async get(workflowId: string): Promise<QueueEntry | null> {
@@ -134,7 +165,7 @@ export class PostgresWorkQueue implements WorkQueue {
       [workflowId],
       'reading the work queue',
     );
-    return r.rows[0] ? queueEntryFromRow(r.rows[0]) : null;
+    return r.rows[0] ? queueEntryFromRow(r.rows[0], await this.refusals(workflowId)) : null;
   }
 
   async list(): Promise<QueueEntry[]> {
@@ -144,7 +175,8 @@ export class PostgresWorkQueue implements WorkQueue {
       [],
       'reading the work queue',
     );
-    return r.rows.map(queueEntryFromRow);
+    const refusals = await this.refusals(null);
+    return r.rows.map((row) => queueEntryFromRow(row, refusals));
   }
 }
 

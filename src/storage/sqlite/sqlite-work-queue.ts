@@ -6,9 +6,11 @@ import {
   QUEUE_ORDER,
   skipSql,
   queueEntryFromRow,
+  REFUSAL_ORDER,
   type ClaimedWork,
   type QueueDbRow,
   type QueueEntry,
+  type RefusalDbRow,
   type SubmitInput,
   type WorkQueue,
 } from '../work-queue.js';
@@ -31,6 +33,17 @@ export class SqliteWorkQueue implements WorkQueue {
     this.db = lock.db;
   }
 
+  /** The refusals of one workflow, or of every one (null). */
+  private refusals(workflowId: string | null): RefusalDbRow[] {
+    return workflowId === null
+      ? this.db.prepare<[], RefusalDbRow>(`SELECT * FROM work_refusals ORDER BY ${REFUSAL_ORDER}`).all()
+      : this.db
+          .prepare<[string], RefusalDbRow>(
+            `SELECT * FROM work_refusals WHERE workflow_id = ? ORDER BY ${REFUSAL_ORDER}`,
+          )
+          .all(workflowId);
+  }
+
   async submit(i: SubmitInput): Promise<QueueEntry> {
     const insert = this.db.prepare<unknown[], QueueDbRow>(
       `INSERT INTO work_queue (workflow_id, state, priority, worktree, label, profile, submitted_at, submitted_by)
@@ -41,8 +54,22 @@ export class SqliteWorkQueue implements WorkQueue {
            outcome = NULL
          RETURNING *`,
     );
+    // submitted again (once fixed): every worker tries it again
+    const forget = this.db.prepare('DELETE FROM work_refusals WHERE workflow_id = ?');
     const row = this.lock.write(() =>
-      insert.get(i.workflow_id, i.priority, i.worktree, i.label, JSON.stringify(i.profile), i.submitted_by),
+      this.db
+        .transaction(() => {
+          forget.run(i.workflow_id);
+          return insert.get(
+            i.workflow_id,
+            i.priority,
+            i.worktree,
+            i.label,
+            JSON.stringify(i.profile),
+            i.submitted_by,
+          );
+        })
+        .immediate(),
     );
     return queueEntryFromRow(row as QueueDbRow);
   }
@@ -71,6 +98,8 @@ export class SqliteWorkQueue implements WorkQueue {
       `UPDATE work_queue SET claimed_by = ?, claimed_at = ${NOW}, attempts = attempts + 1, outcome = NULL
        WHERE workflow_id = ? RETURNING *`,
     );
+    // the claimer tries again: its own refusal no longer stands (the other workers' do)
+    const retry = this.db.prepare('DELETE FROM work_refusals WHERE workflow_id = ? AND owner = ?');
     return this.lock.write(() =>
       this.db
         .transaction(() => {
@@ -84,8 +113,12 @@ export class SqliteWorkQueue implements WorkQueue {
               previous ? { replace: { owner: previous.owner, onlyIfExpired: true } } : {},
             );
             if (!taken.acquired) continue;
+            retry.run(c.workflow_id, holder.owner);
             out.push({
-              entry: queueEntryFromRow(mark.get(holder.owner, c.workflow_id) as QueueDbRow),
+              entry: queueEntryFromRow(
+                mark.get(holder.owner, c.workflow_id) as QueueDbRow,
+                this.refusals(c.workflow_id),
+              ),
               previous,
             });
           }
@@ -100,12 +133,24 @@ export class SqliteWorkQueue implements WorkQueue {
       `UPDATE work_queue SET state = 'done', finished_at = ${NOW}, outcome = ?
        WHERE workflow_id = ? AND (claimed_by = ? OR ? IS NULL) AND state = 'queued'`,
     );
-    return this.lock.write(() => finish.run(outcome, workflowId, owner, owner)).changes === 1;
+    const forget = this.db.prepare('DELETE FROM work_refusals WHERE workflow_id = ?');
+    return this.lock.write(() =>
+      this.db
+        .transaction(() => {
+          const done = finish.run(outcome, workflowId, owner, owner).changes === 1;
+          if (done) forget.run(workflowId);
+          return done;
+        })
+        .immediate(),
+    );
   }
 
   async refuse(workflowId: string, owner: string, outcome: string): Promise<boolean> {
     const refuse = this.db.prepare(
-      `UPDATE work_queue SET outcome = ? WHERE workflow_id = ? AND claimed_by = ? AND state = 'queued'`,
+      `INSERT INTO work_refusals (workflow_id, owner, reason, refused_at)
+         SELECT workflow_id, claimed_by, ?, ${NOW} FROM work_queue
+         WHERE workflow_id = ? AND claimed_by = ? AND state = 'queued'
+       ON CONFLICT (workflow_id, owner) DO UPDATE SET reason = excluded.reason, refused_at = excluded.refused_at`,
     );
     return this.lock.write(() => refuse.run(outcome, workflowId, owner)).changes === 1;
   }
@@ -114,16 +159,17 @@ export class SqliteWorkQueue implements WorkQueue {
     const row = this.db
       .prepare<[string], QueueDbRow>('SELECT * FROM work_queue WHERE workflow_id = ?')
       .get(workflowId);
-    return row ? queueEntryFromRow(row) : null;
+    return row ? queueEntryFromRow(row, this.refusals(workflowId)) : null;
   }
 
   async list(): Promise<QueueEntry[]> {
+    const refusals = this.refusals(null);
     return this.db
       .prepare<[], QueueDbRow>(
         `SELECT * FROM work_queue q
          ORDER BY q.state = 'done', CASE WHEN q.state = 'done' THEN -q.finished_at END, ${QUEUE_ORDER}`,
       )
       .all()
-      .map(queueEntryFromRow);
+      .map((r) => queueEntryFromRow(r, refusals));
   }
 }
