@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { settingReader, type Settings } from '../config/settings.js';
-import { invalidInput } from '../core/index.js';
+import { invalidInput, RECHECK_DEFAULT } from '../core/index.js';
 import { Worker, type WorkerEvent } from '../service/runtime/index.js';
 import type { BatonService } from '../service/index.js';
 import { agentSetup, assertAgentStartable, type AgentFlags } from './agent-setup.js';
@@ -17,6 +17,7 @@ export interface WorkerFlags extends AgentFlags {
   label?: string[];
   leaseTtl?: string;
   poll?: string;
+  recheck?: string;
   verbose?: boolean;
 }
 
@@ -42,6 +43,10 @@ export const workerOptions = (cmd: Command) =>
       '--poll <duration>',
       'how often an idle worker asks the queue (env BATON_WORKER_POLL, default 1s)',
     )
+    .option(
+      '--recheck <duration>',
+      `how long work this worker could not start (its agent missing here) is left before it checks again whether it can (env BATON_WORKER_RECHECK, default ${RECHECK_DEFAULT})`,
+    )
     .option('--verbose', "stream the agents' own output");
 
 /** The worker's options: flag > environment variable > config file (`baton.config.json`, `config.json`) > default. */
@@ -53,6 +58,7 @@ export function workerSettings(o: WorkerFlags, env: NodeJS.ProcessEnv, settings:
       workerLabels: o.label?.length ? o.label.join(',') : undefined,
       leaseTtl: o.leaseTtl,
       workerPoll: o.poll,
+      workerRecheck: o.recheck,
     },
     env,
     settings,
@@ -76,7 +82,10 @@ export function workerSettings(o: WorkerFlags, env: NodeJS.ProcessEnv, settings:
   if (ttlMs < 1_000) throw r.invalid('leaseTtl', 'must be at least 1s');
   const pollMs = r.durationMs('workerPoll', '1s');
   if (pollMs < 50) throw r.invalid('workerPoll', 'must be at least 50ms');
-  return { concurrency, roots, labels, ttlMs, pollMs };
+  // checking again is cheap, but claiming work that still cannot start is not: never at every poll
+  const recheckMs = r.durationMs('workerRecheck', RECHECK_DEFAULT);
+  if (recheckMs < 1_000) throw r.invalid('workerRecheck', 'must be at least 1s');
+  return { concurrency, roots, labels, ttlMs, pollMs, recheckMs };
 }
 
 /** A worker over this service: each claimed entry runs with its submitted profile through `baton run`'s loop. */
@@ -97,6 +106,7 @@ export function makeWorker(
     factory: shared.factory,
     ttlMs: w.ttlMs,
     pollMs: w.pollMs,
+    recheckMs: w.recheckMs,
     command: `baton worker on ${hostname()} (concurrency ${w.concurrency})`,
     runOptions: (entry) => {
       const p = entry.profile;

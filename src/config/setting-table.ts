@@ -101,6 +101,7 @@ export const SETTINGS = {
   workerLabels: def('worker labels', '--label', 'BATON_WORKER_LABELS', 'worker_labels'),
   leaseTtl: def('lease ttl', '--lease-ttl', 'BATON_LEASE_TTL', 'lease_ttl'),
   workerPoll: def('worker poll', '--poll', 'BATON_WORKER_POLL', 'worker_poll'),
+  workerRecheck: def('worker recheck', '--recheck', 'BATON_WORKER_RECHECK', 'worker_recheck'),
 } as const satisfies Record<string, SettingDef>;
 
 export type SettingName = keyof typeof SETTINGS;

@@ -1,4 +1,5 @@
-import { dirname, join } from 'node:path';
+import { symlinkSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { QueueStanding } from '../../src/core/index.js';
 import { fakeClaude } from '../helpers/agent-workspace.js';
@@ -40,7 +41,7 @@ interface Entry {
  * as a person reads it.
  */
 describe('work a worker cannot start', () => {
-  it('stays queued with why; that worker leaves it until it is submitted again, and a worker with the agent runs it', async () => {
+  it('stays queued with why; that worker leaves it while it cannot start it or until it is submitted again, and a worker with the agent runs it', async () => {
     const db = join(tempDir('baton-cannot-start-'), 'baton.db');
     const team = await teamWork(db, 2);
     const [first, second] = team.items as [(typeof team.items)[0], (typeof team.items)[0]];
@@ -75,7 +76,7 @@ describe('work a worker cannot start', () => {
     const status = await runCli(['status'], { cwd: first.repo, env: team.env });
     expect(status.stdout).toContain('queue: queued (priority 5), and nothing can take it: pid ');
     expect(status.stdout).toContain(
-      `was not found (spawn ${missing} ENOENT); install it, or point --agent-bin (variable BATON_AGENT_BIN) or the profile's "bin" at it. Nothing was changed; that worker leaves it until it is submitted again (\`baton submit\`) or restarted, so fix that first; start a worker that would: \`baton worker --worktree-root ${dirname(first.repo)}\``,
+      `was not found (spawn ${missing} ENOENT); install it, or point --agent-bin (variable BATON_AGENT_BIN) or the profile's "bin" at it. Nothing was changed; that worker checks again by itself (every \`--recheck\`, 30s by default) and takes it once it can start it, so fix that first (or submit it again: \`baton submit\`); start a worker that would: \`baton worker --worktree-root ${dirname(first.repo)}\``,
     );
     const json = (await runCli(['--json', 'status'], { cwd: first.repo, env: team.env })).json<{
       workflow: { status: string };
@@ -119,5 +120,82 @@ describe('work a worker cannot start', () => {
     expect(claimed()).toEqual([first.id, second.id, second.id]);
     const runs = agentRuns(log);
     expect(['T1', 'T2', 'T3'].map((t) => runs.filter((r) => r.task === t).length)).toEqual([2, 2, 2]);
+  });
+
+  it('two workers that lack the agent both say why; the one whose PATH then has it takes the work by itself', async () => {
+    const db = join(tempDir('baton-recheck-'), 'baton.db');
+    const team = await teamWork(db, 1);
+    const item = team.items[0]!;
+    const log = fakeLogIn(team.home);
+    const entry = async () =>
+      (await runCli(['--json', 'queue'], { cwd: item.repo, env: team.env }))
+        .json<{ entries: (Entry & { refusals: { owner: string; reason: string }[] })[] }>()
+        .entries.find((e) => e.workflow_id === item.id)!;
+    // submitted without --agent-bin: each worker starts `claude` from its own PATH, where there is none yet
+    const submitted = await runCli(['--json', 'submit', '--agent', 'claude-code'], {
+      cwd: item.repo,
+      env: team.env,
+    });
+    expect(submitted.code, submitted.stderr).toBe(0);
+    // checking again at every poll is refused, with where the setting came from
+    const hasty = await runCli(['worker', '--label', 'x', '--recheck', '10ms'], {
+      cwd: item.repo,
+      env: team.env,
+    });
+    expect(hasty.code).toBe(2);
+    expect(hasty.stderr).toContain('must be at least 1s');
+    expect(hasty.stderr).toContain('option --recheck');
+    const bins = [tempDir('baton-bin-a-'), tempDir('baton-bin-b-')];
+    const args = [
+      '--worktree-root',
+      dirname(item.repo),
+      '--poll',
+      '100ms',
+      '--lease-ttl',
+      '3s',
+      '--recheck',
+      '1s',
+    ];
+    const [a, b] = bins.map((bin) =>
+      worker(db, args, { FAKE_LOG: log, PATH: `${bin}${delimiter}${process.env.PATH ?? ''}` }),
+    ) as [WorkerProcess, WorkerProcess];
+    await until('both workers to refuse it', async () => (await entry()).refusals.length === 2);
+
+    // each worker's reason is kept and said; neither is counted as able to take it
+    const status = (await runCli(['status'], { cwd: item.repo, env: team.env })).stdout;
+    for (const w of [a, b])
+      expect(status).toMatch(
+        new RegExp(
+          `pid ${w.child.pid} on \\S+ could not start it: cannot start the agent: claude was not found`,
+        ),
+      );
+    expect(status).toContain(
+      'those 2 workers check again by themselves (every `--recheck`, 30s by default) and take it once they can start it',
+    );
+    expect(a.out.stdout).toContain('this one checks again in 0m01s whether it can, and takes it then');
+    const claims = (w: WorkerProcess) =>
+      w.lines().filter((l) => l.event === 'work.claimed' && l.workflow_id === item.id).length;
+    // Checking again while the agent is still missing claims nothing: a wait of a few re-check intervals (a fixed
+    // one, since what is checked is that nothing happens) sees no second claim by either worker.
+    await new Promise((r) => setTimeout(r, 3_500));
+    expect([claims(a), claims(b)]).toEqual([1, 1]);
+    expect((await entry()).attempts).toBe(2);
+
+    // the agent appears on the first worker's PATH: it notices by itself, takes the work and runs it
+    symlinkSync(fakeClaude, join(bins[0]!, 'claude'));
+    await until(
+      'the workflow to complete',
+      async () => (await readTeam(db, [item.id]))[item.id]!.status === 'completed',
+    );
+    await until('its entry to be done', async () => (await entry()).state === 'done');
+    expect(await entry()).toMatchObject({ outcome: 'completed', refusals: [], attempts: 3 });
+    expect(a.lines()).toContainEqual({
+      event: 'note',
+      workflow_id: item.id,
+      message: 'checked again: nothing stops this worker from starting it now, so it claims it again',
+    });
+    expect([claims(a), claims(b)]).toEqual([2, 1]);
+    const runs = agentRuns(log);
+    expect(['T1', 'T2', 'T3'].map((t) => runs.filter((r) => r.task === t).length)).toEqual([1, 1, 1]);
   });
 });

@@ -84,7 +84,7 @@ describe.each(backends)('claiming queued work on $name', ({ database }) => {
       takers: 0,
       stuck: {
         reason:
-          'worker 1 could not start it: claude was not found; worker 2 could not start it: the Docker engine is down; those 2 workers leave it until it is submitted again (`baton submit`) or restarted, so fix that first',
+          'worker 1 could not start it: claude was not found; worker 2 could not start it: the Docker engine is down; those 2 workers check again by themselves (every `--recheck`, 30s by default) and take it once they can start it, so fix that first (or submit it again: `baton submit`)',
       },
     });
     // a third worker that reaches it takes it

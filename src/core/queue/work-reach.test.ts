@@ -63,7 +63,7 @@ describe('where queued work stands with the workers', () => {
   it('the worker that could not start it leaves it: not a taker, and why nothing runs it comes first', () => {
     const why = 'pid 42 on box could not start it: cannot start the agent: claude was not found';
     const refused = { ...entry, refusals: [{ owner: 'box:42', reason: why }] };
-    const leaves = `${why}; that worker leaves it until it is submitted again (\`baton submit\`) or restarted, so fix that first`;
+    const leaves = `${why}; that worker checks again by itself (every \`--recheck\`, 30s by default) and takes it once it can start it, so fix that first (or submit it again: \`baton submit\`)`;
     // alone: stuck with the refusal, and a worker that would (this one, restarted once fixed)
     expect(queueStanding(refused, false, [worker()]).stuck).toEqual({
       reason: leaves,
@@ -100,14 +100,14 @@ describe('where queued work stands with the workers', () => {
     expect(queueStanding(refused, false, both)).toMatchObject({
       takers: 0,
       stuck: {
-        reason: `${a}; ${b}; those 2 workers leave it until it is submitted again (\`baton submit\`) or restarted, so fix that first`,
+        reason: `${a}; ${b}; those 2 workers check again by themselves (every \`--recheck\`, 30s by default) and take it once they can start it, so fix that first (or submit it again: \`baton submit\`)`,
       },
     });
     // a third worker that reaches it takes it
     expect(queueStanding(refused, false, [...both, worker({ owner: 'c:9', pid: 9 })]).takers).toBe(1);
     // one of the two stopped: both reasons stay, only the running one is said to leave it
     expect(queueStanding(refused, false, [worker()]).stuck?.reason).toBe(
-      `${a}; ${b}; that worker leaves it until it is submitted again (\`baton submit\`) or restarted, so fix that first`,
+      `${a}; ${b}; that worker checks again by itself (every \`--recheck\`, 30s by default) and takes it once it can start it, so fix that first (or submit it again: \`baton submit\`)`,
     );
     // running: the refusals are history
     expect(queueStanding(refused, true, both)).toMatchObject({ state: 'running', stuck: null });

@@ -1,3 +1,5 @@
+import { RECHECK_DEFAULT } from './work-rules.js';
+
 /** What a worker can reach: worktrees under these roots, or work submitted with one of these labels. */
 export interface WorkFilter {
   roots: readonly string[];
@@ -94,7 +96,7 @@ export function queueStanding(
   // every refusal is said (two workers may lack different things), and what the ones still running do about it
   const refusersRunning = workers.filter((w) => refusedBy.has(w.owner) && !w.expired).length;
   const retry = refusersRunning
-    ? `; ${plural(refusersRunning, 'that worker leaves', `those ${refusersRunning} workers leave`)} it until it is submitted again (\`baton submit\`) or restarted, so fix that first`
+    ? `; ${plural(refusersRunning, 'that worker checks', `those ${refusersRunning} workers check`)} again by ${plural(refusersRunning, 'itself', 'themselves')} (every \`--recheck\`, ${RECHECK_DEFAULT} by default) and ${plural(refusersRunning, 'takes', 'take')} it once ${plural(refusersRunning, 'it', 'they')} can start it, so fix that first (or submit it again: \`baton submit\`)`
     : '';
   const refused = refusals.length ? `${refusals.map((r) => r.reason).join('; ')}${retry}` : '';
   const unknown = unregistered.length

@@ -88,6 +88,13 @@ export function workOutcome(w: {
   return { done: true, outcome: w.status };
 }
 
+/**
+ * How long a worker leaves work it could not start before it checks again whether it can (`baton worker --recheck`):
+ * an agent installed or an engine started meanwhile is noticed without a resubmission, and the work is not claimed and
+ * failed again at every poll.
+ */
+export const RECHECK_DEFAULT = '30s';
+
 /** The errors by which a worker refuses claimed work: no such agent profile, its binary missing or not executable on
  * that machine, an engine down. Claiming it again from the same worker only meets the same error. */
 const REFUSALS: readonly string[] = ['invalid_input', 'unavailable', 'not_found'];
@@ -96,7 +103,8 @@ const REFUSALS: readonly string[] = ['invalid_input', 'unavailable', 'not_found'
  * What a worker records when it could not run claimed work, or null for an error a retry at its next poll may get
  * past. A refusal leaves the work queued, never done: nothing ran, and done would take the work out of the queue for
  * good, though a worker that has the agent (or this one, once fixed) can run it. The outcome says which worker could
- * not, and why; that worker leaves the work until it is submitted again or the worker restarts.
+ * not, and why; that worker leaves the work until it finds it can start it (it checks again every RECHECK_DEFAULT, or
+ * its --recheck), it is submitted again, or the worker restarts.
  */
 export function refusedOutcome(
   e: { code: string; message: string },

@@ -1,6 +1,7 @@
 import {
   admits,
   BatonError,
+  formatSpan,
   isTerminal,
   refusedOutcome,
   runnableClaim,
@@ -44,6 +45,8 @@ export interface WorkerOptions {
   ttlMs: number;
   /** How often the queue is asked when a slot is free and nothing was found. */
   pollMs: number;
+  /** How long work this worker could not start is left before it checks again whether it can (`--recheck`). */
+  recheckMs: number;
   /** What this worker is, shown to a person refused by its lease: `baton worker --concurrency 4`. */
   command: string;
   runOptions: RunOptionsFor;
@@ -60,10 +63,11 @@ export interface WorkerOptions {
 export class Worker {
   private readonly running = new Map<string, Promise<void>>();
   /**
-   * Work this worker could not start (its agent missing here): the workflow id, and its submission time then. It
-   * leaves it (others may take it) until it is submitted again; a restart forgets, so it tries once more.
+   * Work this worker could not start (its agent missing here): the workflow id, its submission time then, and when to
+   * check again whether it can. It leaves it (others may take it) until then, or until it is submitted again; a
+   * restart forgets, so it tries once more.
    */
-  private readonly refused = new Map<string, string>();
+  private readonly refused = new Map<string, { submittedAt: string; checkAt: number }>();
   private readonly abort = new AbortController();
   private stopping = false;
   private wake: () => void = () => undefined;
@@ -92,14 +96,40 @@ export class Worker {
     );
   }
 
-  /** The work this worker leaves: what it could not start, unless it was submitted again (or left the queue) since. */
+  /**
+   * The work this worker leaves: what it could not start, unless it was submitted again (or left the queue) since, or
+   * it checked again and found nothing stops it now.
+   */
   private async leaves(): Promise<string[]> {
     const queue = workQueueOf(this.service);
-    for (const [id, submittedAt] of this.refused) {
+    for (const [id, r] of this.refused) {
       const e = await queue.get(id);
-      if (e?.state !== 'queued' || e.submitted_at !== submittedAt) this.refused.delete(id);
+      if (e?.state !== 'queued' || e.submitted_at !== r.submittedAt) this.refused.delete(id);
+      else if (Date.now() >= r.checkAt && this.startable(e)) {
+        // Claimed again at once: a refusal only starting tells (an engine still down) is recorded again, and the
+        // work left for another interval, never failed at every poll.
+        this.refused.delete(id);
+        this.o.onEvent({
+          event: 'note',
+          workflow_id: id,
+          message: 'checked again: nothing stops this worker from starting it now, so it claims it again',
+        });
+      } else if (Date.now() >= r.checkAt) r.checkAt = Date.now() + this.o.recheckMs;
     }
     return [...this.refused.keys()];
+  }
+
+  /**
+   * Whether the checks made before an agent starts (the profile, its program found and executable here) pass now for
+   * this entry: the same run options a claim builds, without claiming it.
+   */
+  private startable(e: QueueEntry): boolean {
+    try {
+      this.o.runOptions(e);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /**
@@ -279,17 +309,17 @@ export class Worker {
     } catch (e) {
       const message = (e as Error).message;
       o.onEvent({ event: 'work.error', workflow_id: id, message });
-      // A refusal no retry here fixes (no such agent, its binary missing, an engine down): the work stays queued with
-      // why (`baton queue`, `baton status`), for a worker that can start it; this one leaves it until it is submitted
-      // again, rather than claiming it and failing again at every poll. Other errors: claimed again at the next poll.
+      // A refusal no retry at the next poll fixes (no such agent, its binary missing, an engine down): the work stays
+      // queued with why (`baton queue`, `baton status`), for a worker that can start it; this one leaves it until it
+      // finds it can (checked every --recheck) or it is submitted again, rather than claiming it and failing again at
+      // every poll. Other errors: claimed again at the next poll.
       const refused = BatonError.isInstance(e) ? refusedOutcome(e, this.holder) : null;
       if (refused && (await queue.refuse(id, owner, refused).catch(() => false))) {
-        this.refused.set(id, c.entry.submitted_at);
+        this.refused.set(id, { submittedAt: c.entry.submitted_at, checkAt: Date.now() + o.recheckMs });
         o.onEvent({
           event: 'note',
           workflow_id: id,
-          message:
-            'left queued for a worker that can start it; this one leaves it until it is submitted again (`baton submit`) or restarted',
+          message: `left queued for a worker that can start it; this one checks again in ${formatSpan(o.recheckMs)} whether it can, and takes it then (or once it is submitted again: \`baton submit\`)`,
         });
       }
       await release();
