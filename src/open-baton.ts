@@ -66,9 +66,10 @@ export async function openLocalService(
     ...(scope.exactTokens === false ? {} : { countTokens }),
     actor: settings.actor,
     logs: new TaskLogFiles(settings.runsDir),
-    // loaded only when a crash is recovered: the agents' parsers are no part of an ordinary command's start
+    // loaded only when a crash is recovered: the agents' parsers are no part of an ordinary command's start (read
+    // beside the run's errors, whose judgement of a result its last calls share)
     readAgentOutput: async (output, o) =>
-      (await import('./agents/runtime/read-agent-output.js')).readAgentOutput(output, o),
+      (await import('./integrations/transcripts/run-work.js')).readLostOutput(output, o),
     // loaded when a `baton run` agent run ends: the transcript import's readers (the extraction rules)
     readRunWork: async (output, state, taskId) =>
       (await import('./integrations/transcripts/run-work.js')).readRunWork(output, state, taskId),

@@ -174,8 +174,9 @@ export type Judge = (result: TranscriptEntry) => boolean;
 
 /**
  * Whether a call that exited 0 or carries no exit code, and no error flag, worked: as the error extraction reads its
- * result, so the briefing's Errors and its last calls say the same. Without that reading (`baton run` reading its
- * agent's output live), a command that carries no exit code is said to have returned, with no verdict.
+ * result, so the briefing's Errors and its last calls say the same (`baton run` reading its agent's output live is
+ * given it by the edge that runs agents: agent-profiles.ts `driverFor`). Without that reading, a command that carries
+ * no exit code is said to have returned, with no verdict.
  */
 function verdict(call: TranscriptEntry, result: TranscriptEntry | undefined, failed: Judge | undefined) {
   if (result && failed) return failed(result) ? 'failed' : 'worked';

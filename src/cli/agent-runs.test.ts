@@ -1,10 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { loadSettings } from '../config/settings.js';
 import { launchAgent, type ExecutorChoice } from '../core/index.js';
 import { agentSetup, type AgentFlags } from './agent-setup.js';
-import { serverRun, serverRuns } from './agent-runs.js';
+import { runBasics, runShared, serverRun, serverRuns } from './agent-runs.js';
 import { makeRepo, tempDir } from '../../test/helpers/git-repo.js';
 import { makeService, sqliteStore } from '../../test/helpers/service.js';
+import { readCorpus } from '../../test/helpers/corpus.js';
 
 // The runs `baton serve` resumes (startup recovery, `baton executors recover`) decide their agent, program and
 // executor as `baton run -w` does: real SQLite store, real settings, the executors built but not started.
@@ -67,5 +68,27 @@ describe('the runs baton serve resumes', () => {
     const other = await resumed({ agent: 'codex', agentBin: process.execPath });
     if (!('executor' in other.run)) throw new Error(other.run.refused);
     expect(other.run.executor.runtime).toBe('local');
+  });
+});
+
+describe('what a run reads of its agent', () => {
+  it("says a Codex code-mode command that carries no exit code failed when its output says so, as the briefing's errors do", async () => {
+    // the run's own reader, fed a real rollout: "zsh:2: command not found: hk" (line 232), `hk fix` ran, then
+    // "sh: pkl: command not found" (line 238), each cell's result carrying no exit code
+    vi.stubEnv('CODEX_HOME', tempDir('codex-home-'));
+    const env = { BATON_HOME: tempDir('baton-home-'), PATH: process.env.PATH };
+    const settings = loadSettings({}, env, null);
+    const setup = agentSetup({}, env, settings, null);
+    const shared = runShared(makeService(sqliteStore()), setup, settings, env);
+    const profile = setup.profileOf('codex', process.execPath);
+    const { driver } = runBasics(setup, shared, profile, setup.executorOf(null));
+    const reader = driver.parser({ fromStart: true });
+    const rollout = readCorpus('codex/hk/e5/cb0813e003/0/full.jsonl').split('\n').slice(0, 239).join('\n');
+    const said = [...reader.push(`${rollout}\n`), ...reader.end()].flatMap((s) =>
+      s.type === 'summary' && s.kind === 'last_message' ? [s.text] : [],
+    );
+    expect(said.at(-1)).toMatch(
+      /\n\nAfter it: `exec: git status --short --branch[^`]*` failed; `exec: target\/debug\/hk fix -S [^`]*` worked; `exec: target\/debug\/hk fix --all [^`]*` failed$/,
+    );
   });
 });

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { BATON_ACTOR, lastRunChoice } from '../core/index.js';
 import type { Settings } from '../config/settings.js';
 import { TaskLogFiles } from '../disk/index.js';
+import { failed } from '../extraction/rules/errors/failure.js';
 import { localProcessPorts } from '../executors/local/process-ports.js';
 import {
   AgentRunner,
@@ -92,7 +93,8 @@ export function runBasics(
 ) {
   return {
     profile,
-    driver: driverFor(profile),
+    // the last calls the run's summary names are judged as the briefing's errors judge them (one reading)
+    driver: driverFor(profile, failed),
     executor,
     capacity: setup.capacity,
     heartbeatMs: setup.heartbeatMs,

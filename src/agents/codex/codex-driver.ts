@@ -1,7 +1,7 @@
 import { dirname, join } from 'node:path';
 import type { AgentDriver } from '../../service/runtime/runtime-ports.js';
 import { isPostgresUrl } from '../../core/database-url.js';
-import { TranscriptSignals } from '../runtime/transcript-signals.js';
+import { TranscriptSignals, type SignalOptions } from '../runtime/transcript-signals.js';
 import { codexHome, userWritableRoots } from './codex-config.js';
 import { CodexRolloutParser } from './rollout.js';
 import { ExecWithRollout } from './rollout-context.js';
@@ -10,7 +10,7 @@ import { ExecWithRollout } from './rollout-context.js';
  * Codex CLI: `codex exec --json -` (prompt on stdin) and `codex exec --json resume <thread id> -`. Its JSONL is
  * read by the Codex parser; how full the context is comes from the thread's rollout (rollout-context.ts).
  */
-export const codexDriver: AgentDriver = {
+export const codexDriver = {
   adapter: 'codex',
   // `turn.completed` reports the thread's totals: a resumed thread's count every earlier run's tokens too
   sessionTotals: true,
@@ -20,12 +20,12 @@ export const codexDriver: AgentDriver = {
     args.push('-');
     return { bin: profile.bin, args, cwd: input.cwd, env: {}, stdin: input.prompt };
   },
-  parser: (opts) =>
+  parser: (opts?: SignalOptions) =>
     new TranscriptSignals(
       new ExecWithRollout(new CodexRolloutParser(), join(codexHome(process.env), 'sessions')),
       opts,
     ),
-};
+} satisfies AgentDriver;
 
 /**
  * Under `--sandbox workspace-write` Codex writes only in its workspace: the folder of Baton's SQLite database is

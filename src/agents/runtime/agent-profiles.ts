@@ -4,6 +4,7 @@ import type { AgentDriver, AgentProfile } from '../../service/runtime/runtime-po
 import { claudeCodeDriver } from '../claude-code/claude-code-driver.js';
 import { codexDriver } from '../codex/codex-driver.js';
 import { commandDriver } from '../command/command-driver.js';
+import type { Judge } from '../agent-summaries.js';
 
 const Adapter = z.enum(['claude-code', 'codex', 'command']);
 
@@ -134,9 +135,13 @@ export function resolveProfile(name: string, flags: ProfileFlags, config: unknow
   };
 }
 
-export const driverFor = (profile: AgentProfile): AgentDriver =>
-  profile.adapter === 'claude-code'
-    ? claudeCodeDriver
-    : profile.adapter === 'codex'
-      ? codexDriver
-      : commandDriver;
+/**
+ * The driver of a profile's agent. `failed`: how the error extraction judges a result (agent-summaries.ts `Judge`),
+ * passed by the edge that runs agents (src/agents may not import src/extraction): with it, the last calls a run's
+ * summary names are said failed or worked as the briefing's errors say them; a `command` agent's output has none.
+ */
+export function driverFor(profile: AgentProfile, failed?: Judge): AgentDriver {
+  if (profile.adapter === 'command') return commandDriver;
+  const driver = profile.adapter === 'claude-code' ? claudeCodeDriver : codexDriver;
+  return failed ? { ...driver, parser: (opts) => driver.parser({ ...opts, failed }) } : driver;
+}

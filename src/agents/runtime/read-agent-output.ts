@@ -2,7 +2,7 @@ import type { AgentSignal } from '../../service/runtime/runtime-ports.js';
 import { StreamJsonParser } from '../claude-code/stream-json.js';
 import { CodexRolloutParser } from '../codex/rollout.js';
 import { detectTranscriptFormat } from '../parse-transcript.js';
-import { TranscriptSignals } from './transcript-signals.js';
+import { TranscriptSignals, type SignalOptions } from './transcript-signals.js';
 
 /**
  * Reads what an agent run printed, after the fact (its task log, once a crash lost `baton run`), with the reader
@@ -11,7 +11,7 @@ import { TranscriptSignals } from './transcript-signals.js';
  * would have had at its end, its summaries among them. Output in no known format (a `command` agent's, a line per
  * message) gives its last lines as the last message, cut off by the crash (its standard error left out).
  */
-export function readAgentOutput(output: string, opts: { fromStart?: boolean } = {}): AgentSignal[] {
+export function readAgentOutput(output: string, opts: SignalOptions = {}): AgentSignal[] {
   const format = detectTranscriptFormat(output);
   const parser =
     format === 'claude-code-stream-json'

@@ -1,5 +1,5 @@
 import type { AgentSignal, AgentStreamParser } from '../../service/runtime/runtime-ports.js';
-import { agentSummaries } from '../agent-summaries.js';
+import { agentSummaries, type Judge } from '../agent-summaries.js';
 import type { ParsedTranscript, TranscriptEntry } from '../transcript-types.js';
 
 /** A transcript parser fed live output (Claude stream-json, Codex exec --json / rollout). */
@@ -9,6 +9,16 @@ export interface IncrementalTranscriptParser {
   snapshot(): ParsedTranscript;
   /** What the run's log should say once the output has ended (a figure the parser could not read), if anything. */
   notes?(): string[];
+}
+
+/**
+ * How a run's output is read. `fromStart`: no word of the agent's was recorded before it (runtime-ports.ts `parser`).
+ * `failed`: how the error extraction judges a result (`Judge`), so the last calls a run's summary names are said
+ * failed or worked as the briefing's errors say them, not "returned" (a Codex code-mode cell carries no exit code).
+ */
+export interface SignalOptions {
+  fromStart?: boolean;
+  failed?: Judge;
 }
 
 /**
@@ -27,7 +37,7 @@ export class TranscriptSignals implements AgentStreamParser {
 
   constructor(
     private readonly parser: IncrementalTranscriptParser,
-    private readonly opts: { fromStart?: boolean } = {},
+    private readonly opts: SignalOptions = {},
   ) {}
 
   push(chunk: string): AgentSignal[] {

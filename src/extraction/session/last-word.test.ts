@@ -251,7 +251,7 @@ describe("the agent's last word", () => {
     expect(last?.text).toContain(
       '`exec: target/debug/hk fix -S pkl-format; git diff --check; git diff -- pkl/builtins/no_commit_to_branch.pkl` worked',
     );
-    // read without the error extraction's judgment (`baton run` reading its agent live): no verdict
+    // read without the error extraction's judgment: no verdict
     expect(agentSummaries(entries).at(-1)?.text).toMatch(
       /\n\nAfter it: `exec: git status [^`]*` returned; `exec: target\/debug\/hk fix -S [^`]*` returned; `exec: target\/debug\/hk fix --all [^`]*` returned$/,
     );

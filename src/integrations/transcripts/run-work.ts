@@ -1,4 +1,6 @@
 import { detectTranscriptFormat } from '../../agents/index.js';
+import { readAgentOutput } from '../../agents/runtime/read-agent-output.js';
+import { failed } from '../../extraction/rules/errors/failure.js';
 import type { WorkflowState } from '../../core/index.js';
 import type { RecordInput } from '../../service/index.js';
 import { importTranscript, knownOf } from './transcript-import.js';
@@ -23,3 +25,10 @@ export async function readRunWork(output: string, s: WorkflowState, taskId: stri
   });
   return r.records.filter((x) => readAfter.has(x.kind));
 }
+
+/**
+ * A lost run's task log read as `baton run` reads its agent's output (src/agents `readAgentOutput`), its last calls
+ * judged as the errors of this reading are: the crash snapshot's Last State says what the live run would have said.
+ */
+export const readLostOutput = (output: string, opts: { fromStart: boolean }) =>
+  readAgentOutput(output, { ...opts, failed });
