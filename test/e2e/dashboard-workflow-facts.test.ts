@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { appendFileSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -215,6 +216,23 @@ describe('dashboard: the workflow page says what `baton status` says', () => {
     );
     const rows = (await baton(['sessions', '--json'])).json<{ sessions: Json[] }>();
     expect(rows.sessions[0]).toMatchObject({ resumable: true, resume_by: 'next_session' });
+  });
+
+  it('a session on a detached HEAD: the session panel says so in words, as `baton session-status` does', async () => {
+    const { repo, baton, env } = hookWorkspace();
+    execFileSync('git', ['checkout', '-q', '--detach'], { cwd: repo });
+    const hook = agentHooks(baton, { cwd: repo, session_id: SESSION });
+    await hook('SessionStart', { source: 'startup' });
+    await hook('UserPromptSubmit', { prompt: promptOf(5) });
+    expect((await baton(['session-status'])).stdout).toContain(`worktree: ${repo} (a detached HEAD)`);
+    const id = (await baton(['status', '--json'])).json<Json>().workflow.id as string;
+    const server = await startServerProcess(env.BATON_HOME, { cwd: repo });
+    servers.push(server);
+    const page = await open(server, id);
+    const panel = page.getByTestId('session-status');
+    await waitForText(panel, `${repo} on a detached HEAD`);
+    expect(await panel.textContent()).not.toContain('(detached)');
+    await page.close();
   });
 
   it('shows the open errors, the tests and the git state in parts of their own, from what the API serves', async () => {

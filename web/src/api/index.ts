@@ -6,5 +6,6 @@ export { resumedWords } from './resumed-words.js';
 export { pauseWaitWords, pendingPauseWords, type PauseWaits } from './pause-words.js';
 export { takersText } from './queue-words.js';
 export { shortHash } from './short-hash.js';
+export { branchInWords } from './branch-words.js';
 export { agentLogLines, type LogLine, type LogLineKind } from './agent-log-lines.js';
 export type * from './types.js';

@@ -1,4 +1,4 @@
-import { isResumable, isTerminal, type SessionStatus } from '../api/index.js';
+import { branchInWords, isResumable, isTerminal, type SessionStatus } from '../api/index.js';
 import { Spinner } from './spinner.js';
 import { StatusBadge } from './status-badge.js';
 import { Words } from './words.js';
@@ -94,7 +94,13 @@ export function SessionStatusPanel({ session: s, onResume, busy }: Props) {
           {s.worktree_branch && (
             <>
               {' '}
-              on <code>{s.worktree_branch}</code>
+              on{' '}
+              {/* a detached HEAD is said in words, as the CLI says it (git's `(detached)` is no branch) */}
+              {branchInWords(s.worktree_branch) === s.worktree_branch ? (
+                <code>{s.worktree_branch}</code>
+              ) : (
+                branchInWords(s.worktree_branch)
+              )}
             </>
           )}
         </dd>
