@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { appendFileSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { batonBin } from '../helpers/cli.js';
 import { corpusPath } from '../helpers/corpus.js';
@@ -236,5 +236,57 @@ describe('a transcript that grew after its agent stopped sending hooks', () => {
     expect((await baton(['context'])).stderr).toMatch(
       new RegExp(`^note: could not read ${notes}: .*${why}`, 'm'),
     );
+  });
+});
+
+describe('a transcript gone (deleted or moved) before Baton read it', () => {
+  it('baton status, baton context and get_resume_context say what the briefing lacks, not nothing', async () => {
+    const { baton, transcript, killedTurn, repo, env } = workspace();
+    const id = await killedTurn();
+    rmSync(transcript);
+    const why = `it is gone (deleted or moved); what it held after line ${FIRST_TURN} is not in the briefing`;
+    const command = `baton import -w ${id} <where it is now>`;
+
+    const status = await baton(['status']);
+    expect(status.stdout).toContain(`not read: ${transcript}: ${why} (moved: \`${command}\` reads it)`);
+    const json = (await baton(['status', '--json'])).json<Json>();
+    expect(json.unread_transcripts).toEqual([]);
+    expect(json.transcripts_not_read).toEqual([{ path: transcript, why, command }]);
+
+    const context = await baton(['context']);
+    expect(context.code).toBe(0);
+    expect(context.stderr).toContain(`note: could not read ${transcript}: ${why}`);
+
+    const client = await mcpClient(repo, env);
+    try {
+      const r = (await client.callTool({ name: 'get_resume_context', arguments: {} })) as {
+        content: { text: string }[];
+        structuredContent?: Json;
+        isError?: boolean;
+      };
+      expect(r.isError, r.content[0]?.text).toBeFalsy();
+      expect(r.content[1]!.text).toContain(`Warning: Baton could not read what ${transcript} gained`);
+      expect(r.content[1]!.text).toContain(why);
+      expect(r.structuredContent?.transcripts_not_read).toEqual([{ path: transcript, why, command }]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('one whose turn ended (its Stop read it), or that was moved and read from where it is now, is not said', async () => {
+    const ended = workspace();
+    expect((await ended.firstTurn()).code).toBe(0);
+    rmSync(ended.transcript);
+    const after = (await ended.baton(['status', '--json'])).json<Json>();
+    expect(after.transcripts_not_read).toEqual([]);
+    expect((await ended.baton(['status'])).stdout).not.toMatch(/^not read:/m);
+
+    const moved = workspace();
+    const id = await moved.killedTurn();
+    const now = join(tempDir('baton-moved-'), basename(moved.transcript));
+    renameSync(moved.transcript, now);
+    expect((await moved.baton(['status', '--json'])).json<Json>().transcripts_not_read).toHaveLength(1);
+    expect((await moved.baton(['import', '-w', id, now])).code).toBe(0);
+    expect((await moved.baton(['status', '--json'])).json<Json>().transcripts_not_read).toEqual([]);
   });
 });

@@ -233,7 +233,11 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
       action(rt, async ({ client, print, rt, g }, o: { workflow?: string }) => {
         const found = (await client.status(rt.ref(o.workflow))) as Status;
         // agents gone without a SessionEnd, and transcripts that hold work Baton has not read (as the server says them)
-        const { gone_agents: gone, unread_transcripts: unread } = watchAgents(found, rt.settings(g).home);
+        const {
+          gone_agents: gone,
+          unread_transcripts: unread,
+          transcripts_not_read: notRead,
+        } = watchAgents(found, rt.settings(g).home);
         // this machine's reading, over a server's (its hooks' files are here); no gone_agents key when none is gone
         // found by the folder: whether the next agent session here would go on with it, its work on another branch
         const away = o.workflow ? null : await awayOf(client, found.workflow.id);
@@ -241,6 +245,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
           ...found,
           gone_agents: gone.length ? gone : undefined,
           unread_transcripts: unread,
+          transcripts_not_read: notRead,
           ...(away ? { away } : {}),
         };
         print(s, () =>
@@ -281,6 +286,8 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
               (u) =>
                 `unread: ${u.path} grew by ${sizeText(u.grown_bytes)} since Baton last read it (written ${formatAgo(Date.now() - Date.parse(u.written_at))}, ${u.why}): \`${u.command}\` reads it, as \`baton context\` and the next session start do`,
             ),
+            // a transcript gone before Baton read it: said as `baton context` says what it could not read
+            ...notRead.map((n) => `not read: ${n.path}: ${n.why} (moved: \`${n.command}\` reads it)`),
             // its work is over and its conversation ended: said before the user wonders why it is still open
             ...(!gone.length && s.completes_at_next_start
               ? [

@@ -4,6 +4,7 @@ import { agentLabel } from '../../core/agent-label.js';
 import type { NotRead } from '../../core/index.js';
 import { goneAgents, isConversationOf, type GoneAgent } from './gone-agents.js';
 import {
+  goneTranscripts,
   readUnread,
   unreadTranscripts,
   type FollowedStatus,
@@ -41,6 +42,8 @@ export interface AgentWatch {
   gone_agents: GoneAgentSaid[];
   /** Transcripts that hold work Baton has not read, with no agent at work to read them (a size check each). */
   unread_transcripts: UnreadTranscript[];
+  /** Transcripts gone (deleted or moved) before Baton read what their conversation held: the briefing lacks it. */
+  transcripts_not_read: NotRead[];
 }
 
 /**
@@ -62,6 +65,7 @@ export const goneAgentsOf = (status: Followed, home: string): GoneAgentSaid[] =>
 export const watchAgents = (status: Followed, home: string): AgentWatch => ({
   gone_agents: goneAgentsOf(status, home),
   unread_transcripts: unreadTranscripts(status, home),
+  transcripts_not_read: goneTranscripts(status, home),
 });
 
 /**

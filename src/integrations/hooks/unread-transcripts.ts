@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { basename } from 'node:path';
 import type { BatonClient } from '../../client/baton-client.js';
 import { counted, isTerminal, type NotRead, type WorkflowStatus } from '../../core/index.js';
 import type { TranscriptSource } from '../transcripts/transcript-import.js';
@@ -10,7 +11,10 @@ import { isSubAgentFile } from './sub-agent-call.js';
 /** What a command needs of a workflow's status to find the transcripts it follows. */
 export interface FollowedStatus {
   workflow: { id: string; status: string; worktree?: string | null };
-  imports?: Record<string, { format: string; path: string | null; through_byte?: number }>;
+  imports?: Record<
+    string,
+    { format: string; path: string | null; through_line?: number; through_byte?: number }
+  >;
 }
 
 /** A transcript a workflow follows: where its import stopped, and what the hooks of this machine saw of it. */
@@ -19,6 +23,8 @@ export interface Followed {
   source: TranscriptSource;
   /** Where its last import stopped (for a transcript no import read yet, where the hooks saw it). */
   through: number;
+  /** The last line its last import read; null when no import read it. */
+  through_line: number | null;
   /** What the hook log of `home` keeps of it, for this workflow; undefined when no hook here recorded it. */
   seen: TranscriptSeen | undefined;
 }
@@ -36,11 +42,17 @@ export function followedTranscripts(status: FollowedStatus, home: string): Follo
     const source = sourceOf(m.format);
     // a sub-agent's file is read at its session's Stop, for its test runs and files only: never a conversation's
     if (m.path && source && !isSubAgentFile(m.path))
-      out.set(m.path, { path: m.path, source, through: m.through_byte ?? 0, seen: mine(m.path) });
+      out.set(m.path, {
+        path: m.path,
+        source,
+        through: m.through_byte ?? 0,
+        through_line: m.through_line ?? null,
+        seen: mine(m.path),
+      });
   }
   for (const [path, t] of Object.entries(log))
     if (!out.has(path) && t.workflow_id === status.workflow.id && t.source)
-      out.set(path, { path, source: t.source, through: t.bytes, seen: t });
+      out.set(path, { path, source: t.source, through: t.bytes, through_line: null, seen: t });
   return [...out.values()];
 }
 
@@ -77,6 +89,47 @@ const statOf = (path: string) => {
     return null;
   }
 };
+
+/** Whether nothing is at `path` any more (deleted, or moved away): not a file that cannot be looked at. */
+const isGone = (path: string) => {
+  try {
+    statSync(path);
+    return false;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR';
+  }
+};
+
+/**
+ * The transcripts of a workflow not finished that are gone (deleted, or moved) while their conversation may have held
+ * work Baton had not read: its agent's last hook here was no turn's end nor the conversation's (a crash or a kill in
+ * the middle of a turn, whose Stop would have imported it), so what it wrote after the last import is lost to the
+ * briefing. Said as what a command could not read (`NotRead`), never skipped in silence. One whose last hook ended a
+ * turn or the conversation, or that a session start took over, was read to its end; one only `baton import` read
+ * (no hook here saw it at work) is not known to have held more; one moved and imported again from where it is now
+ * (a followed transcript of the same name there) is read.
+ */
+export function goneTranscripts(status: FollowedStatus, home: string): NotRead[] {
+  if (isTerminal(status.workflow.status as WorkflowStatus)) return [];
+  const followed = followedTranscripts(status, home);
+  return followed.flatMap((f): NotRead[] => {
+    const seen = f.seen;
+    if (!seen || seen.ended || seen.turn_ended || seen.taken_over || !isGone(f.path)) return [];
+    const elsewhere = followed.some(
+      (o) => o.path !== f.path && basename(o.path) === basename(f.path) && !isGone(o.path),
+    );
+    if (elsewhere) return [];
+    const after = f.through_line === null ? 'what it held' : `what it held after line ${f.through_line}`;
+    return [
+      {
+        path: f.path,
+        why: `it is gone (deleted or moved); ${after} is not in the briefing`,
+        command: `baton import -w ${status.workflow.id} <where it is now>`,
+      },
+    ];
+  });
+}
 
 /**
  * The transcripts of a workflow not finished that grew since Baton last read them, while no agent at work will read
@@ -174,16 +227,18 @@ export function keepReadMark(
 /**
  * Reads what the workflow's unread transcripts gained (as a session start reads it: one import each, at most
  * CATCH_UP_MAX_BYTES of it), before a command hands the work over (`baton context`), keeping how far it read one that
- * held nothing to record. Gives what it read and what it could not, in words (`said`), and apart what it could not
- * read (`not_read`), for a reader that says it in fields of its own (MCP's get_resume_context).
+ * held nothing to record. Gives what it read and what it could not (a transcript gone before it was read among them:
+ * `goneTranscripts`), in words (`said`), and apart what it could not read (`not_read`), for a reader that says it in
+ * fields of its own (MCP's get_resume_context).
  */
 export async function readUnread(
   client: BatonClient,
   status: FollowedStatus,
   home: string,
 ): Promise<{ said: string[]; not_read: NotRead[] }> {
-  const said: string[] = [];
-  const notRead: NotRead[] = [];
+  // a transcript gone before Baton read it is said as one that could not be read, not skipped
+  const notRead: NotRead[] = goneTranscripts(status, home);
+  const said = notRead.map((n) => `could not read ${n.path}: ${n.why}`);
   for (const u of unreadTranscripts(status, home)) {
     if (u.grown_bytes > CATCH_UP_MAX_BYTES) {
       said.push(

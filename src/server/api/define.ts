@@ -5,7 +5,12 @@ import { statSync } from 'node:fs';
 import { invalidInput } from '../../core/index.js';
 import type { BatonClient, Ref } from '../../client/baton-client.js';
 import type { StatusView } from '../../service/index.js';
-import { ErrorResponse, type GoneAgent, type UnreadTranscript } from './response-schemas.js';
+import {
+  ErrorResponse,
+  type GoneAgent,
+  type NotReadTranscript,
+  type UnreadTranscript,
+} from './response-schemas.js';
 import { AbsolutePath, CwdHeaders, Id } from './request-schemas.js';
 
 export type Api = OpenAPIHono;
@@ -18,6 +23,7 @@ export type Api = OpenAPIHono;
 export type AgentWatch = (status: StatusView) => {
   gone_agents: z.infer<typeof GoneAgent>[];
   unread_transcripts: z.infer<typeof UnreadTranscript>[];
+  transcripts_not_read: z.infer<typeof NotReadTranscript>[];
 };
 
 /**

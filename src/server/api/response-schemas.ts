@@ -112,6 +112,15 @@ export const UnreadTranscript = z
   })
   .openapi('UnreadTranscript');
 
+/** A transcript of the workflow whose work Baton could not read (core/not-read.ts `NotRead`): gone before it was read. */
+export const NotReadTranscript = z
+  .object({
+    path: z.string(),
+    why: z.string().openapi({ description: 'why it was not read, and what the briefing lacks, in words' }),
+    command: z.string().openapi({ description: 'the command that reads it once what stopped it is fixed' }),
+  })
+  .openapi('NotReadTranscript');
+
 /** An agent the hooks saw running the workflow whose process exited though no SessionEnd came. */
 export const GoneAgent = z
   .object({
@@ -288,6 +297,8 @@ export const Status = z
     gone_agents: z.array(GoneAgent),
     /** The transcripts that grew since Baton last read them, with no agent at work to read them (`baton status`). */
     unread_transcripts: z.array(UnreadTranscript),
+    /** The transcripts gone (deleted or moved) before Baton read what their conversation held (`baton status`). */
+    transcripts_not_read: z.array(NotReadTranscript),
   })
   .openapi('WorkflowStatus');
 

@@ -97,7 +97,10 @@ export function registerWorkflowRoutes({ app, client, watch }: RouteDeps) {
     }),
     async (c) => {
       const s = await client.status(refOf(c, c.req.valid('param').id));
-      return c.json({ ...s, ...(watch?.(s) ?? { gone_agents: [], unread_transcripts: [] }) }, 200);
+      return c.json(
+        { ...s, ...(watch?.(s) ?? { gone_agents: [], unread_transcripts: [], transcripts_not_read: [] }) },
+        200,
+      );
     },
   );
 
