@@ -1502,7 +1502,7 @@ describe('an unresolved error met again', () => {
 });
 
 describe('a resolved error', () => {
-  it('worked around says what worked when its record does (the call of the same program, the tool, the agent), else no bare tag', () => {
+  it('worked around says what worked when its record does (the call of the same program, the tool, the agent), else what the record holds of the way, else that it is not recorded', () => {
     const error = (id: string, resolution: 'workaround' | 'fixed', notes: string | null) => ({
       id,
       timestamp: '2026-01-02T15:25:36.132Z',
@@ -1599,8 +1599,20 @@ describe('a resolved error', () => {
             error_type: 'tool_refused',
             error_message: 'js: Browser Use rejected this action (e12)',
           },
+          // another call of the same tool, its command not recorded (a file tool): nothing says which
+          {
+            ...error('e13', 'workaround', 'a different Read call succeeded (transcript line 201)'),
+            error_type: 'tool_error',
+            error_message: 'Read: EISDIR: illegal operation on a directory (e13)',
+          },
+          // a sub-agent that stopped short: the agent went on without what it was to do
+          {
+            ...error('e14', 'workaround', 'the agent went on without it (transcript line 11)'),
+            error_type: 'subagent_incomplete',
+            error_message: 'Task: the sub-agent stopped before doing what it announced (e14)',
+          },
         ],
-        errors_total: 12,
+        errors_total: 14,
       },
       4,
       [],
@@ -1612,22 +1624,35 @@ describe('a resolved error', () => {
     );
     expect(md).toContain('compatible models (e2) [workaround: the Grep tool worked instead]\n');
     expect(md).toContain('compatible models (e3) [fixed]');
-    // only the next call that worked: no tag that says nothing of what worked
-    expect(md).toContain('compatible models (e4)\n');
-    expect(md).toContain('compatible models (e5)\n');
+    // only the next call that worked: said as that, not as what replaced the failed call
+    expect(md).toContain(
+      'compatible models (e4) [worked around; the next call that worked: `cat rollout.jsonl`]\n',
+    );
+    expect(md).toContain(
+      'compatible models (e5) [worked around; the next call that worked: `codemie-codex pr merge`]\n',
+    );
     expect(md).toContain('command not found: python (e6) [workaround: `python3 scan.py` worked instead]\n');
     expect(md).toContain(
       'pkl: command not found (e7) [workaround: `mise exec -- pkl format x.pkl` worked instead]\n',
     );
-    expect(md).toContain('command not found: python (e8)\n');
-    expect(md).toContain('command not found: make (e9)\n');
+    expect(md).toContain(
+      'command not found: python (e8) [worked around; the next call that worked: `grep -rn python src`]\n',
+    );
+    expect(md).toContain(
+      'command not found: make (e9) [worked around; the next call that worked: `brew install make`]\n',
+    );
     expect(md).toContain(
       'compatible models (e10) [workaround, as the agent said: "I read the models from the config file instead."]\n',
     );
     expect(md).toContain(
       'pyright-langserver not found (e11) [workaround: `grep -n "def install" src/plugin.py` worked instead]\n',
     );
-    expect(md).toContain('js: Browser Use rejected this action (e12)\n');
+    // nothing of the way recorded: said so, rather than a bare tag or none (which reads as neither fixed nor open)
+    expect(md).toContain('js: Browser Use rejected this action (e12) [worked around (how not recorded)]\n');
+    expect(md).toContain('illegal operation on a directory (e13) [worked around (how not recorded)]\n');
+    expect(md).toContain(
+      'stopped before doing what it announced (e14) [worked around: the agent went on without it]\n',
+    );
     expect(md).not.toContain('[workaround]');
   });
 });

@@ -196,15 +196,18 @@ function beforeTheCompaction(c: ResumeContext, out: string[]) {
 
 /**
  * How a resolved error was got past: `[fixed]`, `[deferred]`, or a workaround with what worked (the call, the tool,
- * the agent's words); a workaround whose record does not say what worked gets no tag: a bare `[workaround]` would
- * only say that something else was done.
+ * the agent's words), else what its record holds of the way (the next call that worked, the agent going on without
+ * it), else that the way is not recorded: a bare `[workaround]` would only say that something else was done, and no
+ * tag at all would not say that it was got past.
  */
 function resolutionSaid(e: ResumeContext['errors_resolved'][number]): string {
   if (e.resolution !== 'workaround') return ` [${e.resolution}]`;
   if (e.instead) return ` [workaround: \`${e.instead}\` worked instead]`;
   if (e.instead_tool) return ` [workaround: the ${e.instead_tool} tool worked instead]`;
   if (e.agent_said) return ` [workaround, as the agent said: "${quote(e.agent_said)}"]`;
-  return '';
+  if (e.next_call) return ` [worked around; the next call that worked: \`${e.next_call}\`]`;
+  if (e.went_on_without) return ' [worked around: the agent went on without it]';
+  return ' [worked around (how not recorded)]';
 }
 
 function decisionsAndErrors(c: ResumeContext, out: string[]) {

@@ -226,10 +226,10 @@ export interface ResumeContext {
     /** How often the same failure was met (a failing test run again): said once, where it was met last. */
     times?: number;
   }[];
-  /** `instead`: what worked in its place, for one worked around (the call its notes name). */
   /**
    * A worked-around error says what worked when its record does: the call (`instead`), the tool of another kind
-   * (`instead_tool`) or the agent's words on the way it took (`agent_said`).
+   * (`instead_tool`) or the agent's words on the way it took (`agent_said`); short of that, the next call that worked
+   * (`next_call`), or that the agent went on without what failed (`went_on_without`).
    */
   errors_resolved: {
     type: string;
@@ -238,6 +238,8 @@ export interface ResumeContext {
     instead?: string;
     instead_tool?: string;
     agent_said?: string;
+    next_call?: string;
+    went_on_without?: true;
   }[];
   errors_more: number;
   /** Unresolved errors not listed (older than the newest the state keeps): counted in `errors_more` too. */
@@ -539,6 +541,8 @@ export function compileResumeContext(
         ...(way && 'instead' in way ? { instead: clip(way.instead, max) } : {}),
         ...(way && 'instead_tool' in way ? way : {}),
         ...(way && 'agent_said' in way ? { agent_said: clip(way.agent_said, max) } : {}),
+        ...(way && 'next_call' in way ? { next_call: clip(way.next_call, max) } : {}),
+        ...(way && 'went_on_without' in way ? way : {}),
       };
     }),
     errors_more: Math.max(

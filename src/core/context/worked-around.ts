@@ -65,25 +65,32 @@ function callInstead(e: { error_message: string; resolution_notes: string | null
   return programsOf(instead).some(same) ? instead : null;
 }
 
+/** What a worked-around error's record says of the way past it (wayAround). */
+export type WayAround =
+  | { instead: string }
+  | { instead_tool: string }
+  | { agent_said: string }
+  | { next_call: string }
+  | { went_on_without: true };
+
 /**
  * What worked in a worked-around error's place, when its record says it: the call that did what failed
  * (callInstead), the other tool that did the same job (its notes name only a tool of another kind that does: "the
  * WebFetch tool succeeded", with its command when it ran one), or the agent's own words on the way it took ("I
- * identified them from the editors table instead"). Null when the record only says that something else worked next
- * (another program, another call of the same tool, the agent going on without it).
+ * identified them from the editors table instead"). Short of that, what the record holds: the next call that worked
+ * (another program, another subcommand: said as only that, not as what replaced the failed one), or that the agent went
+ * on without what failed (a sub-agent that stopped short). Null when it holds nothing of the way (a refusal the agent
+ * went past some other way, another call of the same tool whose command is not recorded).
  */
-export function wayAround(e: {
-  error_message: string;
-  resolution_notes: string | null;
-}): { instead: string } | { instead_tool: string } | { agent_said: string } | null {
+export function wayAround(e: { error_message: string; resolution_notes: string | null }): WayAround | null {
   const notes = e.resolution_notes ?? '';
   const call = callInstead(e);
   if (call) return { instead: call };
   const tool = /^the (\S+) tool succeeded\b/.exec(notes)?.[1];
-  if (tool) {
-    const ran = /`([^`]+)`\s*$/.exec(notes)?.[1];
-    return ran ? { instead: ran } : { instead_tool: tool };
-  }
+  const ran = /`([^`]+)`\s*$/.exec(notes)?.[1];
+  if (tool) return ran ? { instead: ran } : { instead_tool: tool };
   const said = /^([^]+?) \(went on: transcript line \d+\)$/.exec(notes.trim())?.[1];
-  return said ? { agent_said: said.replace(/\s+/g, ' ') } : null;
+  if (said) return { agent_said: said.replace(/\s+/g, ' ') };
+  if (ran && /^a different \S+ call succeeded\b/.test(notes)) return { next_call: ran };
+  return /^the agent went on without it\b/.test(notes) ? { went_on_without: true } : null;
 }
