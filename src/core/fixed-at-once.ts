@@ -1,13 +1,21 @@
 /**
- * A slip fixed at once: a call that failed and the very next call, the same one, that succeeded (a wrong argument, a
- * sandbox that let the command run on the second try). The store keeps it as any error; the briefing leaves it out,
- * where it would only be noise to the next session. Said in the error's resolution notes, which the extraction writes
- * and the briefing reads, in these words alone.
+ * A slip fixed at once: a call that failed and the very next call succeeding, the same one (a sandbox that let the
+ * command run on the second try) or the failed one corrected (a typo'd path, a missing flag, `python3` for a missing
+ * `python`: by the extraction's rules for a retry, the same step with other flags or a call that does what failed).
+ * The store keeps it as any error; the briefing leaves it out, where it would only be noise to the next session. Said
+ * in the error's resolution notes, which the extraction writes and the briefing reads, in these words alone.
  */
 const SAID = 'the same call succeeded right after it';
-export const fixedAtOnceNote = (line: number): string => `${SAID} (transcript line ${line})`;
+const CORRECTED = 'a corrected call succeeded right after it';
+/** The note of a slip fixed at once: the same call, or (`corrected`) the call that corrected it. */
+export const fixedAtOnceNote = (line: number, corrected?: string): string =>
+  corrected === undefined
+    ? `${SAID} (transcript line ${line})`
+    : `${CORRECTED} (transcript line ${line}): \`${corrected}\``;
 
 /** Whether a resolved error was such a slip (fixedAtOnceNote: read with the words it is written in). */
-const said = new RegExp(`^${SAID} \\(transcript line \\d+\\)$`);
+const said = new RegExp(
+  `^(?:${SAID} \\(transcript line \\d+\\)|${CORRECTED} \\(transcript line \\d+\\): \`[^]+\`)$`,
+);
 export const fixedAtOnce = (e: { resolution: string; resolution_notes: string | null }): boolean =>
-  e.resolution === 'fixed' && said.test(e.resolution_notes ?? '');
+  (e.resolution === 'fixed' || e.resolution === 'workaround') && said.test(e.resolution_notes ?? '');

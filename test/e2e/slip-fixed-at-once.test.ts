@@ -55,6 +55,51 @@ describe('a slip fixed at once (a failing call, then the same call succeeding ri
   });
 });
 
+describe('a slip corrected at once (a failing call, then the failed one corrected succeeding right after it)', () => {
+  it('is left out of the briefing at every budget, kept in the store; a failure that took more is still said', async () => {
+    // a real Codex session (of the tuning split): `python` and `pkl` not found, each run another way by the next call
+    const service = makeService();
+    const client = new LocalClient(service);
+    const repo = makeRepo();
+    const ref = { cwd: repo };
+    await client.create({ title: 'imported', tasks: [], cwd: repo });
+    await importTranscriptFile(client, ref, corpusPath('codex/hk/e5/cb0813e003/0/full.jsonl'), 'codex');
+    for (const budget of [400, 800, 1500, 4000, 100_000]) {
+      const c = await client.context(ref, budget);
+      expect(c.markdown, `at ${budget}`).not.toContain('command not found: python');
+      expect(c.markdown, `at ${budget}`).not.toContain('sh: pkl: command not found');
+    }
+    // the lint failure the agent fixed by editing the code, turns later, is still said
+    expect((await client.context(ref, 100_000)).markdown).toContain(
+      'trailing semicolon in macro used in expression position [fixed]',
+    );
+    const errors = (await client.details(ref, null, 'errors')) as {
+      error_message: string;
+      resolution: string;
+      resolution_notes: string;
+    }[];
+    expect(errors.map((e) => [e.error_message, e.resolution, e.resolution_notes])).toEqual(
+      expect.arrayContaining([
+        [
+          expect.stringContaining('zsh:1: command not found: python'),
+          'workaround',
+          expect.stringMatching(
+            /^a corrected call succeeded right after it \(transcript line 225\): `python3 /,
+          ),
+        ],
+        [
+          expect.stringContaining('sh: pkl: command not found'),
+          'workaround',
+          expect.stringMatching(
+            /^a corrected call succeeded right after it \(transcript line 243\): `mise exec -- pkl/,
+          ),
+        ],
+      ]),
+    );
+    await service.store.close();
+  });
+});
+
 describe('a slip fixed at once, read turn by turn by the hooks', () => {
   it('is judged as one import of the whole transcript judges it when the failure and its fix land in different reads', async () => {
     const { repo, baton } = hookWorkspace();

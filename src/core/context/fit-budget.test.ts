@@ -1611,8 +1611,17 @@ describe('a resolved error', () => {
             error_type: 'subagent_incomplete',
             error_message: 'Task: the sub-agent stopped before doing what it announced (e14)',
           },
+          // the `cd` before each says nothing of what they do: another program ran next
+          {
+            ...error(
+              'e15',
+              'workaround',
+              'a different shell call succeeded (transcript line 83): `cd /app && python3 tools/check.py`',
+            ),
+            error_message: '`cd /app && make types`: src/a.py:97: error: Incompatible types (e15)',
+          },
         ],
-        errors_total: 14,
+        errors_total: 15,
       },
       4,
       [],
@@ -1653,7 +1662,48 @@ describe('a resolved error', () => {
     expect(md).toContain(
       'stopped before doing what it announced (e14) [worked around: the agent went on without it]\n',
     );
+    expect(md).toContain(
+      'Incompatible types (e15) [worked around; the next call that worked: `cd /app && python3 tools/check.py`]\n',
+    );
     expect(md).not.toContain('[workaround]');
+  });
+
+  it('is left out when it was a slip fixed at once: the same call, or the failed one corrected, right after it', () => {
+    const error = (id: string, resolution: 'workaround' | 'fixed', notes: string) => ({
+      id,
+      timestamp: '2026-01-02T15:25:36.132Z',
+      task_id: null,
+      error_type: 'command_failed',
+      error_message: `\`python scan.py\`: zsh:1: command not found: python (${id})`,
+      context: null,
+      resolution,
+      resolution_notes: notes,
+    });
+    const snap = {
+      ...bigSnapshot(),
+      errors: [
+        error('s1', 'fixed', 'the same call succeeded right after it (transcript line 12)'),
+        error(
+          's2',
+          'workaround',
+          'a corrected call succeeded right after it (transcript line 14): `python3 scan.py`',
+        ),
+        error(
+          's3',
+          'fixed',
+          'a corrected call succeeded right after it (transcript line 16): `git push --set-upstream origin x`',
+        ),
+        // the same call later, not right after: worth telling
+        error('k1', 'workaround', 'a different shell call succeeded (transcript line 30): `python3 scan.py`'),
+      ],
+      errors_total: 4,
+    };
+    const fitted = fitResumeContext(snap, 4, [], 100_000, countTokens);
+    expect(fitted.context.errors_resolved.map((e) => e.message)).toEqual([
+      '`python scan.py`: zsh:1: command not found: python (k1)',
+    ]);
+    // counted with the others `baton details errors` lists
+    expect(fitted.markdown).toContain('  ... and 3 more (baton details errors)');
   });
 });
 

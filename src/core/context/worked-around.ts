@@ -4,16 +4,18 @@
  */
 
 /**
- * What a command does, as far as its words say: its program (after the variables it sets) and the plain words that
- * follow it, its subcommand (`gh pr checks`, `go build`, `codemie-codex`): options and paths end it.
+ * What a command does, as far as its words say: the program of its first step that acts (after the variables it sets;
+ * not `cd app`, `echo "== build"` or `export X=1`, which only set the scene) and the plain words that follow it, its
+ * subcommand (`gh pr checks`, `go build`, `codemie-codex`): options and paths end it. Null when no step acts (a
+ * command cut short after its `cd`).
  */
 function verbOf(command: string): string | null {
-  const words = command
-    .replace(/^(?:\s*\w+=(?:"[^"]*"|'[^']*'|\S*)\s+)*/, '')
-    .trim()
-    .split(/\s+/);
-  const [program, ...rest] = words;
-  if (!program) return null;
+  const acting = command
+    .split(/&&|\|\||;/)
+    .map((step) => step.replace(/^(?:\s*\w+=(?:"[^"]*"|'[^']*'|\S*)\s+)*/, '').trim())
+    .find((step) => step !== '' && !/^(?:cd|echo|printf|export|set)(?:\s|$)/.test(step));
+  const [program, ...rest] = acting?.split(/\s+/) ?? [];
+  if (!program || program === '…') return null;
   const sub = rest.slice(0, 2);
   const plain = sub.findIndex((w) => !/^[a-z][\w-]*$/.test(w));
   return [program, ...(plain < 0 ? sub : sub.slice(0, plain))].join(' ');
@@ -49,20 +51,28 @@ function programsOf(command: string): string[] {
 }
 
 /**
+ * Whether a later call does what a failed one did, another way: the same program and subcommand (`codemie-codex
+ * --profile ollama` after `codemie-codex --task ...`, `python3 script.py` after `python3 scirpt.py`), or the program the
+ * shell could not find (`failure`: what it printed) run another way (`python3` for `python`, `mise exec -- pkl` for
+ * `pkl`). Another program or subcommand (`gh pr merge` after `gh pr checks`, `grep -rn python src`) is another call.
+ */
+export function doesWhatFailed(failed: string, failure: string, later: string): boolean {
+  const verb = verbOf(failed);
+  if (verb !== null && verbOf(later) === verb) return true;
+  const missing = missingProgram(failure);
+  const same = (program: string) =>
+    missing !== null && program.startsWith(missing) && /^[\d.]*$/.test(program.slice(missing.length));
+  return programsOf(later).some(same);
+}
+
+/**
  * The call that worked in a worked-around error's place, as its notes name it (last, in backticks), when it does what
- * failed (`codemie-codex --profile ollama` after `codemie-codex --task ...`), or runs the program the shell could not
- * find another way (`python3` for `python`, `mise exec -- pkl` for `pkl`): another program or subcommand (`gh pr
- * merge` after `gh pr checks`, `grep -rn python src`) is only the next call that worked, which the notes keep.
+ * failed (doesWhatFailed): another call is only the next call that worked, which the notes keep.
  */
 function callInstead(e: { error_message: string; resolution_notes: string | null }): string | null {
   const instead = /`([^`]+)`\s*$/.exec(e.resolution_notes ?? '')?.[1];
   const failed = /^`([^`]+)`/.exec(e.error_message)?.[1];
-  if (!instead || !failed) return null;
-  if (verbOf(instead) === verbOf(failed)) return instead;
-  const missing = missingProgram(e.error_message);
-  const same = (program: string) =>
-    missing !== null && program.startsWith(missing) && /^[\d.]*$/.test(program.slice(missing.length));
-  return programsOf(instead).some(same) ? instead : null;
+  return instead && failed && doesWhatFailed(failed, e.error_message, instead) ? instead : null;
 }
 
 /** What a worked-around error's record says of the way past it (wayAround). */

@@ -1,5 +1,6 @@
 import { oneLineCommand } from '../../../core/call-text.js';
 import { clip } from '../../../core/clip.js';
+import { doesWhatFailed } from '../../../core/context/worked-around.js';
 import { fixedAtOnceNote } from '../../../core/fixed-at-once.js';
 import { isUsageLimit } from '../../../core/runtime/usage-limit.js';
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
@@ -150,6 +151,7 @@ function resolve(
   index: number,
   type: string,
   cause: string,
+  slips: boolean,
 ): Resolution {
   const failure = entries[index] as TranscriptEntry;
   if (type === 'hook_feedback') {
@@ -203,15 +205,14 @@ function resolve(
   // a fix may come in a later turn (as it may in a later import: resolveKnown)
   const later = entries.slice(index + 1).filter((e) => e.kind === 'tool_result' && !e.sidechain);
   const fix = later.find((e) => same(e) && succeeded(e));
-  // the very next call, the same, succeeding: a slip fixed at once (a test run passing so is a flaky test, worth
-  // telling)
+  // the very next call, the same or the failed one corrected, succeeding before the user says more: a slip the agent
+  // fixed at once (a test run passing so is a flaky test, worth telling)
+  const atOnce = (e: TranscriptEntry) =>
+    slips && e === later[0] && results.includes(e) && type !== 'test_failure';
   if (fix)
     return {
       resolution: 'fixed',
-      notes:
-        fix === later[0] && type !== 'test_failure'
-          ? fixedAtOnceNote(fix.line)
-          : `succeeded later (transcript line ${fix.line})`,
+      notes: atOnce(fix) ? fixedAtOnceNote(fix.line) : `succeeded later (transcript line ${fix.line})`,
     };
   // `npm run build && npm test` that failed before its tests stopped at a step before the last one: unknown which
   const stoppedEarlier =
@@ -229,7 +230,12 @@ function resolve(
         )
       : undefined;
   if (rerun)
-    return { resolution: 'fixed', notes: `the same step succeeded later (transcript line ${rerun.line})` };
+    return {
+      resolution: 'fixed',
+      notes: atOnce(rerun)
+        ? fixedAtOnceNote(rerun.line, clip(oneLineCommand(shellCommand(rerun) ?? ''), 100))
+        : `the same step succeeded later (transcript line ${rerun.line})`,
+    };
   // another attempt, not a look around (`ls`, `cat`, `git status`, `gh pr checks`) nor a test run (it checks, it does
   // not do the work); after a failed look, another look is one (`gh pr checks --json name,state` after an unknown field)
   const looked = looksOnly(failure);
@@ -314,23 +320,33 @@ function resolve(
       toolFamily(other) === family ? `a different ${family} call` : `the ${other.tool?.name ?? ''} tool`;
     const ran = shellCommand(other);
     // what succeeded, said precisely
-    const what = ran ? `: \`${clip(oneLineCommand(ran), 100)}\`` : '';
-    return { resolution: 'workaround', notes: `${how} succeeded (transcript line ${other.line})${what}` };
+    const shown = ran ? clip(oneLineCommand(ran), 100) : null;
+    // right after it, the failed call corrected (`python3 script.py` after `python3 scirpt.py`): a slip fixed at once;
+    // another call (`git checkout -b x && git push` after a refused `git push origin main`) got round it
+    if (atOnce(other) && command && ran && shown && doesWhatFailed(command, failure.text, ran))
+      return { resolution: 'workaround', notes: fixedAtOnceNote(other.line, shown) };
+    return {
+      resolution: 'workaround',
+      notes: `${how} succeeded (transcript line ${other.line})${shown ? `: \`${shown}\`` : ''}`,
+    };
   }
   return { resolution: 'unresolved', notes: null };
 }
 
 /**
  * The failure's fate (`resolve`), or deferred when nothing got past it but the agent said, soon after it, that it
- * leaves it on purpose: it was there before, is not this work's, or is kept for later.
+ * leaves it on purpose: it was there before, is not this work's, or is kept for later. `slips`: the failure is in the
+ * same conversation as the calls after it, so the very next one succeeding can be a slip fixed at once (not a failure
+ * an earlier conversation ended on, which the next one took up).
  */
 export function fateOf(
   entries: readonly TranscriptEntry[],
   index: number,
   type: string,
   cause: string,
+  slips = true,
 ): Resolution {
-  const fate = resolve(entries, index, type, cause);
+  const fate = resolve(entries, index, type, cause, slips);
   if (fate.resolution !== 'unresolved' || type === 'hook_feedback') return fate;
   const said = deferralSaid(restOfTurn(entries, index));
   return said ? { resolution: 'deferred', notes: `${said.words} (transcript line ${said.line})` } : fate;

@@ -92,8 +92,13 @@ describe('a fix runs the failed step or the failed tests again', () => {
       ...bash('bash /home/ci/shop/scripts/seed.sh', 1, 'ERROR: DATABASE_URL is not set'),
       ...bash('export DATABASE_URL=postgres://localhost/shop && bash scripts/seed.sh', 0, 'seeded 40 rows'),
     ];
+    // right after it: a slip fixed at once
     expect(brief(fixed)).toEqual([
-      ['command_failed', 'fixed', 'the same step succeeded later (transcript line N)'],
+      [
+        'command_failed',
+        'fixed',
+        'a corrected call succeeded right after it (transcript line N): `export DATABASE_URL=postgres://localhost/shop && bash scripts/seed.sh`',
+      ],
     ]);
   });
 
@@ -106,7 +111,13 @@ describe('a fix runs the failed step or the failed tests again', () => {
     const failing = bash('rg -n "--gap-lg" src', 2, 'rg: unrecognized flag --gap-lg');
     expect(
       brief([...failing, ...bash('rg -n -e "--gap-lg" src', 0, 'src/theme.css:4:  --gap-lg: 2rem;')]),
-    ).toEqual([['command_failed', 'fixed', 'the same step succeeded later (transcript line N)']]);
+    ).toEqual([
+      [
+        'command_failed',
+        'fixed',
+        'a corrected call succeeded right after it (transcript line N): `rg -n -e "--gap-lg" src`',
+      ],
+    ]);
     expect(brief([...failing, ...bash('rg -n -e "--gap-lg" src', 1, '')])[0]?.[1]).toBe('unresolved');
   });
 
@@ -193,11 +204,12 @@ describe('a fix runs the failed step or the failed tests again', () => {
       1,
       'Unknown JSON field: "conclusion"\nAvailable fields:\n  bucket\n  name\n  state',
     );
+    // right after it, the look corrected: a slip fixed at once
     expect(brief([...field, ...bash('gh pr checks 222', 0, 'type-check\tfail')])).toEqual([
       [
         'command_failed',
         'workaround',
-        'a different shell call succeeded (transcript line N): `gh pr checks N`',
+        'a corrected call succeeded right after it (transcript line N): `gh pr checks N`',
       ],
     ]);
   });
@@ -561,5 +573,87 @@ describe('an error is over when something shows it, not when the agent says what
     // the same cause again is the same failure still
     const again = bash('cargo build', 101, first[1]?.text.replace(/^Exit code \d+\n/, '') ?? '');
     expect(brief([...first, ...again])[0]?.[1]).toBe('unresolved');
+  });
+});
+
+describe('a slip fixed at once: the very next call, the failed one corrected, succeeds', () => {
+  /** The fate of a failed command followed by the calls given. */
+  const fate = (failed: [string, number, string], ...after: TranscriptEntry[][]) =>
+    brief([...bash(...failed), ...after.flat()]);
+
+  it('a typo in a path, a missing flag, a missing program run another way: corrected right after it', () => {
+    const tsc = fate(
+      ['npx tsc -p tsconfg.json', 1, "error TS5058: The specified path does not exist: 'tsconfg.json'."],
+      bash('npx tsc -p tsconfig.json', 0),
+    );
+    expect(tsc).toEqual([
+      [
+        'file_not_found',
+        'workaround',
+        'a corrected call succeeded right after it (transcript line N): `npx tsc -p tsconfig.json`',
+      ],
+    ]);
+    const script = fate(
+      [
+        'python3 scirpt.py',
+        2,
+        "python3: can't open file '/app/scirpt.py': [Errno 2] No such file or directory",
+      ],
+      bash('python3 script.py', 0, 'done'),
+    );
+    expect(script[0]?.[2]).toBe(
+      'a corrected call succeeded right after it (transcript line N): `pythonN script.py`',
+    );
+    const python = fate(
+      ['python scan.py', 127, 'zsh:1: command not found: python'],
+      bash('python3 scan.py', 0),
+    );
+    expect(python[0]?.[2]).toBe(
+      'a corrected call succeeded right after it (transcript line N): `pythonN scan.py`',
+    );
+    // the same step with the flag it asked for: fixed, as before, and a slip
+    const push = fate(
+      ['git push', 128, 'fatal: The current branch fix-x has no upstream branch.'],
+      bash('git push --set-upstream origin fix-x', 0),
+    );
+    expect(push).toEqual([
+      [
+        'command_failed',
+        'fixed',
+        'a corrected call succeeded right after it (transcript line N): `git push --set-upstream origin fix-x`',
+      ],
+    ]);
+  });
+
+  it('not when another call came between, nor when the call right after does another thing', () => {
+    const between = fate(
+      [
+        'python3 scirpt.py',
+        2,
+        "python3: can't open file '/app/scirpt.py': [Errno 2] No such file or directory",
+      ],
+      bash('ls', 0, 'script.py'),
+      bash('python3 script.py', 0, 'done'),
+    );
+    expect(between[0]?.[2]).toBe('a different shell call succeeded (transcript line N): `pythonN script.py`');
+    const push = fate(
+      ['git push', 128, 'fatal: The current branch fix-x has no upstream branch.'],
+      bash('git status', 0, 'On branch fix-x'),
+      bash('git push --set-upstream origin fix-x', 0),
+    );
+    expect(push[0]?.[2]).toBe('the same step succeeded later (transcript line N)');
+    // a protected branch got round by another branch: a way round the next session should know, not a slip
+    const protectedMain = fate(
+      [
+        'git push origin main',
+        1,
+        'remote: error: GH006: Protected branch update failed for refs/heads/main.',
+      ],
+      bash('git checkout -b docs/retro && git push -u origin docs/retro', 0),
+    );
+    expect(protectedMain[0]?.[1]).toBe('workaround');
+    expect(protectedMain[0]?.[2]).toMatch(
+      /^a different shell call succeeded \(transcript line N\): `git checkout/,
+    );
   });
 });

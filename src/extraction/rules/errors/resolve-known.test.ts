@@ -37,6 +37,18 @@ describe('an error of an earlier read, resolved by a later one', () => {
     );
   });
 
+  it('is a slip fixed at once when the very next call, the failed one corrected, succeeds in the later read', () => {
+    const first = [
+      say('Running the scan.'),
+      ...bash('python scan.py', 127, 'zsh:1: command not found: python'),
+    ];
+    const second = [say('With python3.'), ...bash('python3 scan.py', 0, '12 files')];
+    expect(readInTwo(first, second)).toEqual([wholeNotes([...first, ...second])]);
+    expect(readInTwo(first, second)[0]).toMatch(
+      /^a corrected call succeeded right after it \(transcript line \d+\): `python3 scan.py`$/,
+    );
+  });
+
   it('is a slip fixed at once for a tool other than the shell too (a refused argument retried)', () => {
     const first = [toolResult('wait_agent', 'timeout_ms must be at least 10000', true)];
     const second = [
@@ -96,19 +108,27 @@ describe('an error of an earlier conversation, got round in a later one', () => 
     (d) => d.evidence_line === 239,
   );
 
-  it('is worked around in the words one import of the whole transcript uses, when its opening turn gets round it', () => {
+  it('is worked around, its way round said as one import of the whole transcript says it, when its opening turn gets round it', () => {
     expect(pkl?.error_message).toMatch(/sh: pkl: command not found$/);
     expect(pkl?.resolution).toBe('unresolved');
     const [later] = resolveKnown(open(), taking, { path: 'claude.jsonl', before: [], fromStart: true });
     expect(later).toEqual({
       error_id: 'e1',
       resolution: 'workaround',
-      notes: whole?.resolution_notes,
+      notes: whole?.resolution_notes?.replace(
+        'a corrected call succeeded right after it',
+        'a different shell call succeeded',
+      ),
       line: 243,
     });
     expect(whole?.resolution).toBe('workaround');
+    // the failure the earlier conversation ended on is no slip of this one's: the way round is said, to be told; in
+    // the whole rollout, where the call right after it got round it, it is a slip fixed at once
     expect(later?.notes).toMatch(
       /^a different shell call succeeded \(transcript line 243\): `mise exec -- pkl/,
+    );
+    expect(whole?.resolution_notes).toMatch(
+      /^a corrected call succeeded right after it \(transcript line 243\): `mise exec -- pkl/,
     );
   });
 

@@ -1,4 +1,5 @@
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
+import { fixedAtOnce } from '../../../core/fixed-at-once.js';
 import type { Evidence } from '../../../core/schemas/records.js';
 import type { ErrorDraft } from '../../extractor.js';
 import { ciFixOf } from './ci-checks.js';
@@ -96,10 +97,15 @@ function judgedAgain(
   if (err.evidence?.transcript !== read.path) return null;
   const line = err.evidence.line;
   const draft = drafts.find((d) => d.evidence_line === line && d.error_message === err.error_message);
-  if (draft?.resolution !== 'fixed' || !draft.resolution_notes) return null;
+  // a fix, or a slip corrected at once (a workaround by its resolution: `python3` for a missing `python`)
+  if (!draft?.resolution_notes) return null;
+  if (draft.resolution !== 'fixed' && !fixedAtOnce(draft)) return null;
   const fixLine = lineOfNotes(draft.resolution_notes);
+  const resolution = draft.resolution === 'workaround' ? { resolution: 'workaround' as const } : {};
   // a fix among the lines read before would have been found by the read that held them
-  return entries.some((e) => e.line === fixLine) ? { notes: draft.resolution_notes, line: fixLine } : null;
+  return entries.some((e) => e.line === fixLine)
+    ? { notes: draft.resolution_notes, line: fixLine, ...resolution }
+    : null;
 }
 
 /**
@@ -127,7 +133,8 @@ function takenUp(err: OpenError, read: ReadBefore, entries: readonly TranscriptE
     tool: { id: null, name: 'Bash', input: { command }, is_error: true, exit_code: null },
     sidechain: false,
   };
-  const fate = fateOf([failure, ...lines.slice(asked + 1)], 0, err.error_type, failure.text);
+  // a failure the earlier conversation ended on is no slip of this one's, whatever its first call does
+  const fate = fateOf([failure, ...lines.slice(asked + 1)], 0, err.error_type, failure.text, false);
   if (fate.resolution !== 'workaround' || !fate.notes) return null;
   const line = lineOfNotes(fate.notes);
   // a way round among the lines read before was judged by the read that held them; one made before the failure (a

@@ -218,7 +218,9 @@ describe('one error per failure, and its fate', () => {
         line: 615,
         type: 'command_failed',
         resolution: 'fixed',
-        notes: 'the same step succeeded later (transcript line 624)',
+        // the very next call: a slip fixed at once, which the briefing leaves out
+        notes:
+          'a corrected call succeeded right after it (transcript line 624): `git push --set-upstream origin spotter-gqc 2>&1`',
       },
     ]);
     // `mise run fmt && mise run lint` stopped at lint; `mise run lint` passes later
