@@ -144,8 +144,13 @@ export const tasksOver = (tasks: readonly Task[]) => allFinished(tasks) || leftB
 export const progressPercent = (c: { done: number; total: number }) =>
   c.total ? Math.round((c.done / c.total) * 100) : 0;
 
+/**
+ * How many tasks are in each state. A task left from an earlier plan (`leftBehind`) is counted as left behind, not
+ * by the status it was left with: one still marked in progress is nobody's work under way.
+ */
 export function taskCounts(tasks: readonly Task[]) {
-  const count = (s: Task['status']) => tasks.filter((t) => t.status === s).length;
+  const left = new Set(leftBehind(tasks));
+  const count = (s: Task['status']) => tasks.filter((t) => t.status === s && !left.has(t)).length;
   const done = count('done') + count('skipped');
   return {
     total: tasks.length,
@@ -156,6 +161,7 @@ export function taskCounts(tasks: readonly Task[]) {
     failed: count('failed'),
     blocked: count('blocked'),
     skipped: count('skipped'),
+    left_behind: left.size,
   };
 }
 

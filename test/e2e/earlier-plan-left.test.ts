@@ -59,6 +59,11 @@ describe('an earlier plan no later list took up', () => {
     // its list is done and it left them out, told: they no longer hold the work, and are not the next task
     const status = (await baton(['status'])).stdout;
     expect(status).toContain('next task: none');
+    // T2 is still marked in progress, but no list holds it: counted as left behind, not as work under way
+    expect(status).toContain('tasks: 2/4 done, 2 left behind');
+    expect(
+      (await baton(['status', '--json'])).json<{ counts: { tasks: Record<string, number> } }>().counts.tasks,
+    ).toMatchObject({ in_progress: 0, pending: 0, left_behind: 2 });
     expect(status).toContain(
       'left behind: T2, T3 are left from an earlier plan, never taken up again by a later list: check whether they are still needed (T2 Fix the failing checks; T3 Push the fix)',
     );

@@ -60,6 +60,8 @@ type Status = {
       failed: number;
       blocked: number;
       skipped: number;
+      /** Absent from a server older than the count. */
+      left_behind?: number;
     };
     open_errors?: number;
   };
@@ -256,7 +258,10 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
               // a finished workflow's tasks not done are nobody's work now: left open, not in progress
               s.left_open.length
                 ? `${s.left_open.length} left open (${s.left_open.map((t) => t.id).join(', ')})`
-                : `${s.counts.tasks.in_progress} in progress${s.probably_done.length ? ` (${s.probably_done.length} probably done)` : ''}`
+                : // tasks left from an earlier plan are not under way: counted apart (the "left behind:" line names them)
+                  s.counts.tasks.left_behind
+                  ? `${s.counts.tasks.left_behind} left behind`
+                  : `${s.counts.tasks.in_progress} in progress${s.probably_done.length ? ` (${s.probably_done.length} probably done)` : ''}`
             }${s.counts.tasks.blocked ? `, ${s.counts.tasks.blocked} blocked` : ''}`,
             // a failed or blocked task, with why: what the user has to look at before going on
             ...s.tasks
