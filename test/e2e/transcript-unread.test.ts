@@ -1,13 +1,10 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { appendFileSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { batonBin } from '../helpers/cli.js';
 import { corpusPath } from '../helpers/corpus.js';
 import { tempDir } from '../helpers/git-repo.js';
-import { hermeticEnv } from '../helpers/hermetic-env.js';
 import { hookWorkspace, agentHooks } from '../helpers/hook-workspace.js';
+import { mcpClient } from '../helpers/mcp-client.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server.js';
 import { hookLogPath, readHookLog, writeHookLog } from '../../src/integrations/hooks/hook-log.js';
 
@@ -52,20 +49,6 @@ function workspace() {
 }
 
 const promptOf = (n: number) => (JSON.parse(lines[n]!) as { message: { content: string } }).message.content;
-
-/** The MCP server `baton mcp` in the worktree, as an agent starts it, with the real SDK client connected. */
-async function mcpClient(repo: string, env: Record<string, string | undefined>): Promise<Client> {
-  const client = new Client({ name: 'test', version: '1.0.0' });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [batonBin, 'mcp'],
-      cwd: repo,
-      env: hermeticEnv(env) as Record<string, string>,
-    }),
-  );
-  return client;
-}
 
 describe('a transcript that grew after its agent stopped sending hooks', () => {
   it('baton status says how much and what reads it; baton context reads it first and hands over the later work', async () => {
