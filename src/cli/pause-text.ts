@@ -1,24 +1,9 @@
 import type { PauseResult, PersonResumeResult } from '../client/baton-client.js';
-import { agentLabel, formatAgo, formatSpan, type PauseWaits } from '../core/index.js';
+import { agentLabel, formatAgo, formatSpan } from '../core/index.js';
 
 /** How a paused or interrupted workflow goes on, said by `baton pause` and `baton status` alike. */
 export const goOnLine = (id: string) =>
   `to go on: \`baton run -w ${id}\` (Baton runs the agent) or \`baton resume -w ${id}\` (you start it; with the hooks, your next prompt resumes it)`;
-
-/** What a pending pause waits for when nothing is left (`pauseWaitsFor` null): the dashboard's banner says it too. */
-export const nothingLeft = 'nothing left to wait for';
-
-/**
- * When the pending pause takes effect, as `baton status` adds it to "pause requested": said of a turn's end alone, and
- * of nothing left to wait for (a transcript read in after the request: no agent will end its task or its turn), when
- * only asking again, or the request's timeout, takes it.
- */
-export const pauseWhen = (waits: PauseWaits | null) =>
-  !waits
-    ? `, ${nothingLeft}: \`baton pause\` takes it now`
-    : waits.turn && !waits.tasks.length
-      ? ", when the agent's turn ends"
-      : '';
 
 /**
  * What `baton pause` says: paused, already paused, or what the requested pause waits for; asked again while a request

@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../helpers/git-repo.js';
 import { hookWorkspace, stepsSession } from '../helpers/hook-workspace.js';
+import { mcpClient } from '../helpers/mcp-client.js';
 
 // What a pause waits for is decided once (core `pauseWaitsFor`): `baton pause`, `baton status` and its `--json`
 // (`pause_waits_for`) say the one answer, whatever state the request meets.
@@ -105,15 +106,48 @@ describe('what a requested pause waits for, said one way', () => {
     await hook('UserPromptSubmit', { prompt: 'Do the two steps' });
     await todo('t1', 'completed', 'in_progress');
     await baton(['pause', '--reason', 'lunch']);
-    const done = await baton(['task', 'done', 'T2']);
+    const done = await baton(['task', 'done', 'T2', '--json']);
     expect(done.code).toBe(0);
-    expect(done.stdout).not.toMatch(/paused/);
+    // the completion says the pause waits, and for what, as the status does
+    expect(done.json<Json>()).toMatchObject({
+      paused: false,
+      pause_waits_for: { tasks: [], turn },
+      pause_waits: "pause requested, when the agent's turn ends",
+    });
     expect((await status()).pause_waits_for).toEqual({ tasks: [], turn });
     // the agent's list goes on with a step of its own: the pause still waits for the turn
     expect((await todo('t2', 'completed', 'completed', 'in_progress')).stderr).not.toMatch(/paused/);
     expect((await status()).workflow.status).toBe('in_progress');
     await hook('Stop', { last_assistant_message: 'Both steps are done.' });
     expect((await status()).workflow).toMatchObject({ status: 'paused', pause_reason: 'lunch' });
+  });
+
+  it('a task done while another is under way says the pause waits for that one, by hand and through MCP alike', async () => {
+    const ws = hookWorkspace();
+    const { baton } = ws;
+    const tasks = ['--task', 'T1:Build', '--task', 'T2:Test', '--task', 'T3:Ship'];
+    expect((await baton(['create', '--title', 'by hand', ...tasks])).code).toBe(0);
+    for (const t of ['T1', 'T2', 'T3']) expect((await baton(['task', 'start', t])).code).toBe(0);
+    expect((await baton(['pause'])).stdout).toMatch(/it pauses when T1, T2, T3 finish/);
+    const done = await baton(['task', 'done', 'T1']);
+    expect(done.stdout).toContain('not paused yet: pause requested, when T2, T3 finish');
+    expect((await baton(['status'])).stdout).toMatch(
+      /status: in_progress \(pause requested, when T2, T3 finish\)\n/,
+    );
+    // the agent completing one through its MCP tool is told the same
+    const client = await mcpClient(ws.repo, ws.env);
+    try {
+      const r = (await client.callTool({ name: 'complete_task', arguments: { task_id: 'T2' } })) as {
+        content: { text: string }[];
+      };
+      expect(JSON.parse(r.content[0]!.text)).toMatchObject({
+        paused: false,
+        pause_waits_for: { tasks: ['T3'], turn: null },
+        pause_waits: 'pause requested, when T3 finishes',
+      });
+    } finally {
+      await client.close();
+    }
   });
 
   it("a pause asked with no task list between the agent's turns takes effect at once: nothing to wait for", async () => {
@@ -134,7 +168,9 @@ describe('what a requested pause waits for, said one way', () => {
       /^pause requested for wf-\S+: it pauses when T1 finishes/,
     );
     expect((await status()).pause_waits_for).toEqual({ tasks: ['T1'], turn: null });
-    expect((await baton(['status'])).stdout).toMatch(/status: in_progress \(pause requested\)\n/);
+    expect((await baton(['status'])).stdout).toMatch(
+      /status: in_progress \(pause requested, when T1 finishes\)\n/,
+    );
   });
   it('a request a transcript read in afterwards left with nothing to wait for says so, and `baton pause` takes it', async () => {
     const { baton, status } = followed();

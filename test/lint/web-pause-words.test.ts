@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { Draft } from '../../src/core/draft.js';
 import { createWorkflow } from '../../src/core/commands/create.js';
-import { pause, pauseWaitsFor } from '../../src/core/commands/pause.js';
+import { nothingLeft, pause, pauseRequestedWords, pauseWaitsFor } from '../../src/core/commands/pause.js';
 import { markImported } from '../../src/core/commands/records.js';
 import { startTask } from '../../src/core/commands/tasks.js';
-import { nothingLeft, pauseWhen } from '../../src/cli/pause-text.js';
 import * as web from '../../web/src/api/pause-words.js';
 
 let n = 0;
@@ -39,7 +38,9 @@ describe("the dashboard's pause banner and `baton status`", () => {
     expect(waits).toBeNull();
     // the banner said "waiting for the task boundary (none running)" while T1 ran; `baton status` said nothing of it
     expect(web.nothingLeft).toBe(nothingLeft);
-    expect(pauseWhen(waits)).toBe(', nothing left to wait for: `baton pause` takes it now');
+    expect(pauseRequestedWords(waits)).toBe(
+      'pause requested, nothing left to wait for: `baton pause` takes it now',
+    );
     expect(web.pendingPauseWords(waits)).toBe(
       'nothing left to wait for: `baton pause` takes it now, or its timeout does',
     );
@@ -47,9 +48,9 @@ describe("the dashboard's pause banner and `baton status`", () => {
 
   it('say what a request waits for, when it waits for something, as they did', () => {
     const turn = { session_number: 1, agent: 'claude-code' };
-    expect(pauseWhen({ tasks: [], turn })).toBe(", when the agent's turn ends");
+    expect(pauseRequestedWords({ tasks: [], turn })).toBe("pause requested, when the agent's turn ends");
     expect(web.pendingPauseWords({ tasks: [], turn })).toBe("waiting for the agent's turn to end");
-    expect(pauseWhen({ tasks: ['T1'], turn: null })).toBe('');
+    expect(pauseRequestedWords({ tasks: ['T1'], turn: null })).toBe('pause requested, when T1 finishes');
     expect(web.pendingPauseWords({ tasks: ['T1'], turn: null })).toBe('waiting for the task boundary (T1)');
   });
 });

@@ -8,6 +8,7 @@ import {
   invalidInput,
   leftBehindWords,
   nextStepText,
+  pauseRequestedWords,
   progressLabel,
   refusalText,
   renderResumeReport,
@@ -31,7 +32,7 @@ import { table } from '../output.js';
 import { snapshotsTable, snapshotText } from '../snapshot-table.js';
 import { detailsText } from '../details-text.js';
 import { usageLine } from '../usage-line.js';
-import { goOnLine, pauseText, pauseWhen, pauseWithdrawnText } from '../pause-text.js';
+import { goOnLine, pauseText, pauseWithdrawnText } from '../pause-text.js';
 import { catchUpFollowed } from '../../integrations/hooks/followed-catch-up.js';
 import {
   goneAgentsOf,
@@ -253,7 +254,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
         print(s, () =>
           [
             `${s.workflow.id}  ${s.workflow.title}`,
-            `status: ${s.workflow.status}${s.workflow.pause_requested ? ` (pause requested${pauseWhen(s.pause_waits_for)}${s.workflow.pause_overdue ? ', overdue' : ''})` : ''}${s.workflow.pause_reason ? ` - ${s.workflow.pause_reason}` : ''}`,
+            `status: ${s.workflow.status}${s.workflow.pause_requested ? ` (${pauseRequestedWords(s.pause_waits_for)}${s.workflow.pause_overdue ? ', overdue' : ''})` : ''}${s.workflow.pause_reason ? ` - ${s.workflow.pause_reason}` : ''}`,
             `session: ${s.workflow.session_count}   tasks: ${progressLabel(s.counts.tasks)}, ${
               // a finished workflow's tasks not done are nobody's work now: left open, not in progress
               s.left_open.length

@@ -72,6 +72,7 @@ export function registerTaskCommands(program: Command, rt: Runtime) {
             paused?: boolean;
             snapshot_id?: string | null;
             completes_with_conversation?: boolean;
+            pause_waits?: string;
           };
           print(r, () => {
             const lines = [`task ${taskId} ${spec.past} (workflow ${r.workflow_id} is ${r.workflow_status})`];
@@ -84,6 +85,8 @@ export function registerTaskCommands(program: Command, rt: Runtime) {
               lines.push(
                 `the requested pause took effect at this task boundary; resume with \`baton resume -w ${r.workflow_id}\``,
               );
+            // the pause asked for is not taken here: what it waits for, as `baton status` says it
+            if (r.pause_waits) lines.push(`not paused yet: ${r.pause_waits}`);
             return lines.join('\n');
           });
         },

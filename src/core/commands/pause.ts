@@ -224,6 +224,29 @@ export function pauseWaitsFor(s: WorkflowState): PauseWaits | null {
   return agentAtRest(s) || importedAtRest(s) ? null : { tasks: running, turn };
 }
 
+/** What a pending pause waits for when nothing is left (`pauseWaitsFor` null): the dashboard's banner says it too. */
+export const nothingLeft = 'nothing left to wait for';
+
+/**
+ * A requested pause still waiting, in words, with what it waits for (`pauseWaitsFor`'s answer): "pause requested, when
+ * the agent's turn ends". The one place they are built: `baton status` says them, and so does a task's end that left
+ * the pause waiting (`baton task done`, the MCP tools), so the one who moved the task knows it did not pause yet.
+ */
+export function pauseRequestedWords(waits: PauseWaits | null): string {
+  // a request left with nothing to wait for (a transcript read into its session afterwards: no agent will end its task
+  // or its turn) takes effect when asked again, or at its timeout
+  if (!waits) return `pause requested, ${nothingLeft}: \`baton pause\` takes it now`;
+  const tasks = waits?.tasks.length
+    ? `${waits.tasks.join(', ')} ${waits.tasks.length > 1 ? 'finish' : 'finishes'}`
+    : null;
+  const when = !waits?.turn
+    ? tasks && `when ${tasks}`
+    : tasks
+      ? `when ${tasks} or the agent's turn ends, whichever comes first`
+      : "when the agent's turn ends";
+  return `pause requested${when ? `, ${when}` : ''}`;
+}
+
 /**
  * A requested pause that is due takes effect: its reason and trigger, and a warning when tasks are still in progress
  * (the turn it waited for ended in the middle of one).

@@ -8,7 +8,13 @@ import type { WorkflowState } from '../schemas/state.js';
 import { conversationOpen } from '../agent-turn.js';
 import { endOpenSession } from './lifecycle.js';
 import { noSuchTask } from './no-such-task.js';
-import { honourRequestedPause, pauseNow } from './pause.js';
+import {
+  honourRequestedPause,
+  pauseNow,
+  pauseRequestedWords,
+  pauseWaitsFor,
+  type PauseWaits,
+} from './pause.js';
 import { makeCheckpoint, takeSnapshot } from './snapshots.js';
 import { isResumable } from '../workflow-machine.js';
 
@@ -100,6 +106,16 @@ export interface TaskEndResult {
   workflow_status: string;
   /** Every task is finished, and the workflow completes when the agent conversation open on it ends. */
   completes_with_conversation?: true;
+  /** A requested pause this boundary did not take: what it still waits for (as `baton status`'s `pause_waits_for`). */
+  pause_waits_for?: PauseWaits;
+  /** The same in words, as `baton status` says them: "pause requested, when the agent's turn ends". */
+  pause_waits?: string;
+}
+
+/** A requested pause still waiting after a task's end (`TaskEndResult`'s `pause_waits_for`); none otherwise. */
+function pauseStillWaiting(s: WorkflowState): Pick<TaskEndResult, 'pause_waits_for' | 'pause_waits'> {
+  const waits = s.status === 'in_progress' && s.pause_requested ? pauseWaitsFor(s) : null;
+  return waits ? { pause_waits_for: waits, pause_waits: pauseRequestedWords(waits) } : {};
 }
 
 /** A pause the caller asks for at this task's boundary (`baton run --max-tasks`): its reason and trigger. */
@@ -150,6 +166,7 @@ export function completeTask(
     paused: d.state.status === 'paused',
     workflow_status: d.state.status,
     ...(waits ? { completes_with_conversation: true as const } : {}),
+    ...pauseStillWaiting(d.state),
   };
 }
 
@@ -169,6 +186,7 @@ export function failTask(d: Draft, id: string, reason: string | null, git: GitCa
     checkpoint: null,
     paused: paused_snapshot_id !== null,
     workflow_status: d.state.status,
+    ...pauseStillWaiting(d.state),
   };
 }
 
@@ -187,6 +205,7 @@ export function blockTask(d: Draft, id: string, reason: string | null, git: GitC
     checkpoint: null,
     paused: paused_snapshot_id !== null,
     workflow_status: d.state.status,
+    ...pauseStillWaiting(d.state),
   };
 }
 

@@ -16,8 +16,8 @@ export function pauseWaitWords(waits: PauseWaits): string {
 }
 
 /**
- * `baton status` says it of a request left with nothing to wait for (src/cli/pause-text.ts: nothingLeft; web/ may import
- * only types from src/, and test/lint/web-pause-words.test.ts checks the two say the same).
+ * `baton status` says it of a request left with nothing to wait for (src/core/commands/pause.ts: nothingLeft; web/
+ * may import only types from src/, and test/lint/web-pause-words.test.ts checks the two say the same).
  */
 export const nothingLeft = 'nothing left to wait for';
 
