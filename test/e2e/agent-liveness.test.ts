@@ -246,7 +246,7 @@ describe('a conversation at work, told from one cut off', () => {
       const status = await runCli(['status'], { cwd: repo, env });
       expect(status.stdout).toMatch(
         new RegExp(
-          `^agent: Claude Code \\(process ${agent.pid}\\) no longer runs, and no SessionEnd came \\(a crash, a kill or a quit\\): the next Claude Code session here goes on with this workflow`,
+          `^agent: Claude Code, session 1 \\(process ${agent.pid}\\) no longer runs, and no SessionEnd came \\(a crash, a kill or a quit\\): the next Claude Code session here goes on with this workflow`,
           'm',
         ),
       );
@@ -275,7 +275,7 @@ describe('a conversation at work, told from one cut off', () => {
       const shown = await runCli(['context'], { cwd: repo, env });
       expect(shown.stderr).toMatch(
         new RegExp(
-          `^note: Claude Code \\(process ${agent.pid}\\) no longer runs, and no SessionEnd came \\(a crash, a kill or a quit\\)$`,
+          `^note: Claude Code, session 1 \\(process ${agent.pid}\\) no longer runs, and no SessionEnd came \\(a crash, a kill or a quit\\)$`,
           'm',
         ),
       );
@@ -359,7 +359,7 @@ describe('a conversation at work, told from one cut off', () => {
       const status = await runCli(['status'], { cwd: repo, env });
       expect(status.stdout).toMatch(
         new RegExp(
-          `^agent: Claude Code \\(process ${agent.pid}\\) no longer runs, and no SessionEnd came \\(a crash, a kill or a quit\\): its task is done and Claude Code session ${sid} is over \\(its process exited\\), so the next Claude Code session here completes this workflow and starts a new one$`,
+          `^agent: Claude Code, session 1 \\(process ${agent.pid}\\) no longer runs, and no SessionEnd came \\(a crash, a kill or a quit\\): its task is done and Claude Code session ${sid} is over \\(its process exited\\), so the next Claude Code session here completes this workflow and starts a new one$`,
           'm',
         ),
       );
@@ -437,7 +437,7 @@ describe.runIf(process.platform === 'linux')(
       const status = await runCli(['status'], { cwd: repo, env });
       expect(status.stdout).toMatch(
         new RegExp(
-          `^agent: Claude Code \\(process ${agent.pid}\\) no longer runs, cut off in the middle of its turn by a crash or a kill \\(no Stop came after the last prompt\\): the next Claude Code session here goes on with this workflow, from its briefing, told what was cut off$`,
+          `^agent: Claude Code, session 1 \\(process ${agent.pid}\\) no longer runs, cut off in the middle of its turn by a crash or a kill \\(no Stop came after the last prompt\\): the next Claude Code session here goes on with this workflow, from its briefing, told what was cut off$`,
           'm',
         ),
       );
@@ -479,6 +479,9 @@ describe.runIf(process.platform === 'linux')(
       );
       const recover = await runCli(['recover'], { cwd: repo, env });
       expect(recover.code).toBe(0);
+      expect(recover.stdout).toContain(
+        `Claude Code, session 1 (process ${agent.pid}) no longer runs, cut off in the middle of its turn`,
+      );
       expect(recover.stdout).toContain(
         'To go on, start Claude Code again here (`claude`, or `claude --resume` to reopen that conversation): its session start reads what the last one wrote and goes on from the briefing',
       );

@@ -200,10 +200,10 @@ const startAgain = (a: GoneAgentSaid) => {
 
 /**
  * An agent gone with no SessionEnd: cut off in the middle of its turn (the workflow's turn under way is its own: it
- * sent no Stop since), or gone after it (`goneLine`).
+ * sent no Stop since), or gone after it (`goneLine`). Named as the dashboard names it (`name`: "Claude Code, session 1").
  */
 const goneWords = (a: GoneAgentSaid) =>
-  `${agentLabel(a.agent)} (process ${a.pid}) no longer runs, ${
+  `${a.name} (process ${a.pid}) no longer runs, ${
     a.cut_off
       ? 'cut off in the middle of its turn by a crash or a kill (no Stop came after the last prompt)'
       : 'and no SessionEnd came (a crash, a kill or a quit)'
