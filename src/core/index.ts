@@ -52,7 +52,7 @@ export * from './runtime/index.js';
 export * from './turn-stop.js';
 export * from './queue/work-rules.js';
 export * from './queue/work-reach.js';
-export { agentLabel } from './agent-label.js';
+export { agentInSession, agentLabel } from './agent-label.js';
 export * from './last-run.js';
 export * from './actors.js';
 export { shortHash } from './short-hash.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiErrorWords, apiFailureError, transientApiError } from './turn-stop.js';
+import { apiErrorWords, apiFailureError, limitStop, transientApiError } from './turn-stop.js';
 
 describe('an API error that passes', () => {
   it("is an overloaded or failing service, or a dropped connection; not a limit, a full context or the task's own failure", () => {
@@ -50,5 +50,27 @@ describe('an API error that passes', () => {
     expect(
       apiFailureError({ error_type: 'command_failed', error_message: '`curl api`: API Error: 500 {}' }),
     ).toBe(false);
+  });
+});
+
+describe('a usage limit that stopped the last turn', () => {
+  it('names the agent that met it and the session it stopped, from the notice as recorded', () => {
+    const limit = {
+      id: 'sum-1',
+      timestamp: '2026-09-24T20:00:00.000Z',
+      kind: 'usage_limit' as const,
+      text: 'Claude AI usage limit reached|1790000000',
+      source: 'claude-code:StopFailure',
+      session_number: 2,
+      resets_at: '2026-09-24T21:20:00.000Z',
+    };
+    const summaries = { compaction: null, last_message: null, usage_limit: limit };
+    expect(limitStop(summaries, undefined)).toBe(
+      'stopped by a usage limit of Claude Code, session 2, resets at 2026-09-24 21:20 UTC',
+    );
+    // over once the user asked again after it
+    expect(
+      limitStop(summaries, { at: '2026-09-24T21:30:00.000Z', timestamp: '2026-09-24T21:30:00.000Z' }),
+    ).toBeNull();
   });
 });

@@ -25,7 +25,8 @@ const overSince = (s: Summaries, limit: Summary, asked: Asked) =>
 export const summaryAgent = (s: Pick<Summary, 'source'>): string | null => s.source?.split(':')[0] || null;
 
 /**
- * Why the agent's last turn stopped when a usage limit stopped it ("stopped by a usage limit, resets at ..."), while
+ * Why the agent's last turn stopped when a usage limit stopped it ("stopped by a usage limit of Codex, session 2, resets
+ * at ..."; the agent and the Baton session the notice was recorded in), while
  * that holds: once the agent says more after the notice, or the user asks again, the work went on past the limit and
  * it is over (null): a session cut off after that was cut off, not stopped by the limit. `now`: said to a person
  * asking now, a reset already past is said so (`stoppedByLimit`).
@@ -33,7 +34,7 @@ export const summaryAgent = (s: Pick<Summary, 'source'>): string | null => s.sou
 export function limitStop(summaries: Summaries | undefined, asked: Asked, now?: Date): string | null {
   const limit = summaries?.usage_limit;
   if (!summaries || !limit || overSince(summaries, limit, asked)) return null;
-  return stoppedByLimit(limit.text, limit.resets_at ?? null, now, summaryAgent(limit));
+  return stoppedByLimit(limit.text, limit.resets_at ?? null, now, summaryAgent(limit), limit.session_number);
 }
 
 /**

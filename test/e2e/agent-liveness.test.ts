@@ -575,10 +575,10 @@ describe('where the agent process cannot be seen (macOS; here, hooks run by no a
   it('nor is one a usage limit stopped moments ago: the new conversation goes on with the work', async () => {
     const { told: said, briefing } = await codexMidPlan('limit');
     expect(said).not.toMatch(/another conversation/);
-    expect(said).toMatch(/stopped by a usage limit of Codex, resets at /);
+    expect(said).toMatch(/stopped by a usage limit of Codex, session 1, resets at /);
     expect(briefing).not.toContain('Another conversation');
     expect(briefing).toContain(
-      'The previous session ended because: stopped by a usage limit of Codex, resets at ',
+      'The previous session ended because: stopped by a usage limit of Codex, session 1, resets at ',
     );
   });
 

@@ -72,7 +72,9 @@ describe('baton run options', () => {
     );
     // (the agent's stop is said for any machine that reads it: its instant in UTC)
     const utc = new Date(Math.ceil(resets / 60) * 60_000).toISOString().slice(0, 16).replace('T', ' ');
-    expect(status).toContain(`agent: stopped by a usage limit of Claude Code, resets at ${utc} UTC\n`);
+    expect(status).toContain(
+      `agent: stopped by a usage limit of Claude Code, session 1, resets at ${utc} UTC\n`,
+    );
     expect((await said(['snapshots'])).stdout).toContain(' usage limit, resets at ');
     // On a terminal the run's last line says when, and the command that goes on then.
     const again = await runCli(['run', '--agent', 'claude-code'], {

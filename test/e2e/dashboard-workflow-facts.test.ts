@@ -168,7 +168,7 @@ describe('dashboard: the workflow page says what `baton status` says', () => {
     const notice = "You've hit your session limit · resets 11:40pm (UTC)";
     expect((await hook('StopFailure', { error: 'rate_limit', last_assistant_message: notice })).code).toBe(0);
     const cli = (await baton(['status', '--json'])).json<Json>();
-    expect(cli.usage_limit).toMatch(/^stopped by a usage limit of Claude Code, resets at /);
+    expect(cli.usage_limit).toMatch(/^stopped by a usage limit of Claude Code, session 1, resets at /);
     const server = await serve();
     const page = await open(server, cli.workflow.id as string);
     await waitForText(

@@ -827,13 +827,13 @@ describe('a turn a usage limit stopped', () => {
     expect(start.stderr).toMatch(/cut to fit/);
     // resumed before the limit resets: the user is told the agent may stop again at once
     expect((JSON.parse(start.stdout) as { systemMessage?: string }).systemMessage).toMatch(
-      /^Baton: this workflow's last turn was stopped by a usage limit of Claude Code, resets at .+; until then the agent may stop again at once$/,
+      /^Baton: this workflow's last turn was stopped by a usage limit of Claude Code, session 1, resets at .+; until then the agent may stop again at once$/,
     );
     const context = contextOf(start.stdout);
     expect(context.length).toBeLessThanOrEqual(1500);
     // what to do next and what the agent was doing are kept; the file counts and the commits (\`baton context\`) go
     expect(nextOf(context)).toMatch(
-      /^Continue from task "T4: .+ The previous session ended because: stopped by a usage limit of Claude Code, resets at /,
+      /^Continue from task "T4: .+ The previous session ended because: stopped by a usage limit of Claude Code, session 1, resets at /,
     );
     expect(context).toContain(`### Last State (the agent's last message`);
     expect(context).toContain(last);
@@ -876,9 +876,11 @@ describe('a turn a usage limit stopped', () => {
 
     // `baton status` says it too, until the agent speaks or the user asks again
     const limited = (await baton(['status', '--json'])).json<{ usage_limit: string | null }>();
-    expect(limited.usage_limit).toBe(`stopped by a usage limit of Claude Code, resets at ${reset}`);
+    expect(limited.usage_limit).toBe(
+      `stopped by a usage limit of Claude Code, session 1, resets at ${reset}`,
+    );
     expect((await baton(['status'])).stdout).toContain(
-      `agent: stopped by a usage limit of Claude Code, resets at ${reset}`,
+      `agent: stopped by a usage limit of Claude Code, session 1, resets at ${reset}`,
     );
 
     const start = await hook('SessionStart', { ...base, session_id: 's2', source: 'resume' });
@@ -888,7 +890,7 @@ describe('a turn a usage limit stopped', () => {
       /### Last State \(the agent's last message[^)]*\)\nHalf-way: the parser is done, the writer is next\./,
     );
     expect(nextOf(context)).toBe(
-      `No task is recorded: go on from the user's latest request (Goal) and the last state. The previous session ended because: stopped by a usage limit of Claude Code, resets at ${reset}.`,
+      `No task is recorded: go on from the user's latest request (Goal) and the last state. The previous session ended because: stopped by a usage limit of Claude Code, session 1, resets at ${reset}.`,
     );
     expect(context.match(/usage limit/g)).toHaveLength(1);
     expect(context).not.toContain(notice);
@@ -937,7 +939,7 @@ describe('a turn a usage limit stopped', () => {
     const start = await hook('SessionStart', { session_id: 's2', cwd: repo, source: 'startup' });
     expect((JSON.parse(start.stdout) as { systemMessage: string }).systemMessage).toMatch(
       new RegExp(
-        `^Baton continues workflow \\S+ "Build the CSV exporter" in this conversation \\(session 2\\); its last session was stopped by a usage limit of Claude Code, resets at ${reset.replace(/[()]/g, '\\$&')}; `,
+        `^Baton continues workflow \\S+ "Build the CSV exporter" in this conversation \\(session 2\\); its last session was stopped by a usage limit of Claude Code, session 1, resets at ${reset.replace(/[()]/g, '\\$&')}; `,
       ),
     );
   });
@@ -994,7 +996,7 @@ describe('a turn a usage limit stopped', () => {
     const context = contextOf(start.stdout);
     expect(context).toMatch(/### Last State \(the agent's last message[^)]*\)\nThe export is in/);
     expect(nextOf(context)).toContain(
-      `The previous session ended because: stopped by a usage limit of Claude Code, resets at ${reset}.`,
+      `The previous session ended because: stopped by a usage limit of Claude Code, session 1, resets at ${reset}.`,
     );
     expect(context).not.toContain(notice);
     expect(context).not.toMatch(/UNRESOLVED|\(while: /);
@@ -1040,7 +1042,7 @@ describe('a turn a usage limit stopped', () => {
     ]);
     const context = contextOf(start.stdout);
     expect(nextOf(context)).toContain(
-      `The previous session ended because: stopped by a usage limit of Claude Code, resets at ${reset}.`,
+      `The previous session ended because: stopped by a usage limit of Claude Code, session 1, resets at ${reset}.`,
     );
     expect(context).not.toMatch(/stopped in the middle|UNRESOLVED/);
   });
@@ -1128,7 +1130,7 @@ describe('a turn a usage limit stopped', () => {
     const context = (await runCli(['context'], { cwd: repo, env })).stdout;
     expect(nextOf(context)).toMatch(
       new RegExp(
-        `ended because: stopped by a usage limit of Codex, resets at ${clock}, which is \\d{4}-\\d\\d-\\d\\d ${utc} UTC\\.$`,
+        `ended because: stopped by a usage limit of Codex, session 1, resets at ${clock}, which is \\d{4}-\\d\\d-\\d\\d ${utc} UTC\\.$`,
       ),
     );
     expect(context).toMatch(
@@ -1174,7 +1176,7 @@ describe('a turn a usage limit stopped', () => {
     const reset = resetIn(r.stderr);
     expect(reset).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
     expect((await baton(['status'])).stdout).toContain(
-      `agent: stopped by a usage limit of Codex that has reset since (at ${reset}): Codex can go on`,
+      `agent: stopped by a usage limit of Codex, session 1, that has reset since (at ${reset}): Codex can go on`,
     );
   });
 });

@@ -197,12 +197,12 @@ describe("another agent's usage limit", () => {
     // its briefing names whose limit stopped the last session: Claude Code's own is not said to be met
     const out = JSON.parse(back.stdout) as { hookSpecificOutput?: { additionalContext?: string } };
     expect(out.hookSpecificOutput?.additionalContext).toContain(
-      'The previous session ended because: stopped by a usage limit of Codex, resets at',
+      'The previous session ended because: stopped by a usage limit of Codex, session 2, resets at',
     );
     // Codex itself, reopened before the reset, is told
     const again = await hook('SessionStart', { ...codex, source: 'resume' }, 'codex');
     expect(told(again.stdout)).toMatch(
-      /usage limit of Codex, resets at .+; until then the agent may stop again at once/,
+      /usage limit of Codex, session 2, resets at .+; until then the agent may stop again at once/,
     );
   });
 });

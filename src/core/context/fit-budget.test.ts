@@ -1026,7 +1026,7 @@ describe('what to do next', () => {
     };
     const md = fitResumeContext(stopped, 4, [], 100_000, countTokens).markdown;
     expect(next(stopped)).toBe(
-      'Continue from task "T41: task number 41 with a reasonably descriptive title". The previous session ended because: stopped by a usage limit of Claude Code, resets at 3:40pm (Europe/Paris), which is 2026-05-01 13:40 UTC.',
+      'Continue from task "T41: task number 41 with a reasonably descriptive title". The previous session ended because: stopped by a usage limit of Claude Code, session 1, resets at 3:40pm (Europe/Paris), which is 2026-05-01 13:40 UTC.',
     );
     expect(md.match(/usage limit/g)).toHaveLength(1);
     // a briefing made after the reset from the snapshot taken before it (the next morning's session start) says so
@@ -1036,11 +1036,11 @@ describe('what to do next', () => {
       now: '2026-05-01T15:00:00.000Z',
     }).markdown;
     expect(morning).toContain(
-      'ended because: stopped by a usage limit of Claude Code that has reset since (at 3:40pm',
+      'ended because: stopped by a usage limit of Claude Code, session 1, that has reset since (at 3:40pm',
     );
     // a session started after the reset is told the limit is over
     expect(next({ ...stopped, created_at: '2026-05-01T15:00:00.000Z' })).toMatch(
-      /ended because: stopped by a usage limit of Claude Code that has reset since \(at 3:40pm \(Europe\/Paris\), which is 2026-05-01 13:40 UTC\): Claude Code can go on\.$/,
+      /ended because: stopped by a usage limit of Claude Code, session 1, that has reset since \(at 3:40pm \(Europe\/Paris\), which is 2026-05-01 13:40 UTC\): Claude Code can go on\.$/,
     );
     expect(md).not.toContain(notice);
     expect(md).toMatch(/### Last State \(the agent's last message, [^)]*\)\nHalf-way: the parser is done\./);

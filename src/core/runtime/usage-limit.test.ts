@@ -167,6 +167,15 @@ describe('detectUsageLimit', () => {
     ).toBe(
       'stopped by a usage limit of Claude Code that has reset since (at 2026-09-24 21:20 UTC): Claude Code can go on',
     );
+    // and the session it stopped, when known, named as the dashboard names sessions
+    expect(stoppedByLimit('usage limit reached, try again later', null, undefined, 'codex', 2)).toBe(
+      'stopped by a usage limit of Codex, session 2 (no reset time read from its notice)',
+    );
+    expect(
+      stoppedByLimit('limit', '2026-09-24T21:20:00.000Z', new Date('2026-09-25T00:00:00Z'), 'claude-code', 3),
+    ).toBe(
+      'stopped by a usage limit of Claude Code, session 3, that has reset since (at 2026-09-24 21:20 UTC): Claude Code can go on',
+    );
   });
 
   it("says a reset time one way: the notice's words with the UTC instant, else the instant on the given clock with it", () => {

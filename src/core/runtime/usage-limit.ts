@@ -1,5 +1,5 @@
 import { CLOCK_SLACK_MS, clockAt, clockWords, nextWallClock, wallClockAt } from './wall-clock.js';
-import { agentLabel } from '../agent-label.js';
+import { agentInSession, agentLabel } from '../agent-label.js';
 
 /**
  * Usage-limit errors (rate or plan limits) as agent CLIs report them, with the reset time when they give one:
@@ -100,19 +100,20 @@ export function resetWords(
  * time without a zone was read in the machine's, a notice with a date reads by itself), else that none was read from
  * it. No zone of a machine here: the next session may run on another, so an instant alone is said in UTC. Given `now`
  * (a person asking how things stand), a reset already past is said as past, with what that allows. `agent`: whose
- * limit it is, named when known.
+ * limit it is, named when known, with the Baton `session` it stopped when known ("of Claude Code, session 2").
  */
 export function stoppedByLimit(
   notice: string,
   resetsAt: string | null,
   now?: Date,
   agent?: string | null,
+  session?: number | null,
 ): string {
   const words = resetWords(notice, resetsAt);
   // whose limit: in a workflow two agents take turns on, another agent is not stopped by it
-  const limit = `a usage limit${agent ? ` of ${agentLabel(agent)}` : ''}`;
+  const limit = `a usage limit${agent ? ` of ${agentInSession(agent, session)}` : ''}`;
   if (words && now && resetsAt && Date.parse(resetsAt) <= now.getTime())
-    return `stopped by ${limit} that has reset since (at ${words}): ${agent ? agentLabel(agent) : 'the agent'} can go on`;
+    return `stopped by ${limit}${agent && session ? ',' : ''} that has reset since (at ${words}): ${agent ? agentLabel(agent) : 'the agent'} can go on`;
   return words
     ? `stopped by ${limit}, resets at ${words}`
     : `stopped by ${limit} (no reset time read from its notice)`;

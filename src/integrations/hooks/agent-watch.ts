@@ -1,6 +1,6 @@
 import type { BatonClient, Ref } from '../../client/baton-client.js';
 import type { StatusView } from '../../service/index.js';
-import { agentLabel } from '../../core/agent-label.js';
+import { agentInSession } from '../../core/agent-label.js';
 import type { NotRead } from '../../core/index.js';
 import { goneAgents, isConversationOf, type GoneAgent } from './gone-agents.js';
 import {
@@ -33,7 +33,7 @@ const nameOf = (a: GoneAgent, status: Followed): string => {
   const session = status.agent_sessions?.findLast((x) =>
     isConversationOf(a, { name: x.agent, session_id: x.session_id }),
   );
-  return `${agentLabel(a.agent)}${session ? `, session ${session.session_number}` : ''}`;
+  return agentInSession(a.agent, session?.session_number);
 };
 
 /** What the hooks of this machine (`home`'s hook log) say of a workflow's agents beyond what its log holds. */
