@@ -719,7 +719,7 @@ function limitNotice() {
 }
 
 const resetIn = (note: string) =>
-  /stopped by a usage limit of (?:Claude Code|Codex), resets at (.+?);/.exec(note)?.[1] ?? '';
+  /stopped by a usage limit of (?:Claude Code|Codex)(?:, session \d+)?, resets at (.+?);/.exec(note)?.[1] ?? '';
 /** An instant as the notes say it, to the minute (never before it): "2026-11-30 14:00 UTC". */
 const utc = (iso: string) =>
   `${new Date(Math.ceil(Date.parse(iso) / 60_000) * 60_000).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
@@ -990,7 +990,7 @@ describe('a turn a usage limit stopped', () => {
     const base = { session_id: 's1', cwd: repo, transcript_path: transcript };
     const r = await hook('Stop', { ...base, stop_hook_active: false, last_assistant_message: notice });
     const reset = utc(new Date(epoch * 1000).toISOString());
-    expect(r.stderr).toContain(`stopped by a usage limit of Claude Code, resets at ${reset}; snapshot snap-`);
+    expect(r.stderr).toContain(`stopped by a usage limit of Claude Code, session 1, resets at ${reset}; snapshot snap-`);
     expect(r.stderr).toContain('(0 decisions, 0 errors)');
     const start = await hook('SessionStart', { ...base, session_id: 's2', source: 'startup' });
     const context = contextOf(start.stdout);
@@ -1109,7 +1109,7 @@ describe('a turn a usage limit stopped', () => {
     // snapshot Claude Code's StopFailure takes (trigger pause, the limit as its reason)
     expect(r.stderr).toMatch(
       new RegExp(
-        `stopped by a usage limit of Codex, resets at ${clock}, which is \\d{4}-\\d\\d-\\d\\d ${utc} UTC; snapshot snap-\\S+; imported `,
+        `stopped by a usage limit of Codex, session 1, resets at ${clock}, which is \\d{4}-\\d\\d-\\d\\d ${utc} UTC; snapshot snap-\\S+; imported `,
       ),
     );
     const snapshots = async () =>
@@ -1120,7 +1120,7 @@ describe('a turn a usage limit stopped', () => {
       expect.objectContaining({
         trigger: 'pause',
         pause_reason: expect.stringMatching(
-          new RegExp(`^stopped by a usage limit of Codex, resets at ${clock}, which is `),
+          new RegExp(`^stopped by a usage limit of Codex, session 1, resets at ${clock}, which is `),
         ),
       }),
     ]);

@@ -371,7 +371,7 @@ async function turnCut(ctx: HookContext, event: HookEvent, said: LimitMet | null
   if (!t.workflow_id) return untracked(t);
   const ref = { workflowId: t.workflow_id, cwd: ctx.payload.cwd };
   const imported = await importNew(ctx, ref, t.workflow_id, event);
-  return cutShort(ctx, event, t.workflow_id, imported, said);
+  return cutShort(ctx, event, t.workflow_id, imported, said, t.session_number);
 }
 
 /**
@@ -388,6 +388,8 @@ async function cutShort(
   workflowId: string,
   imported: Imported,
   said: LimitMet | null,
+  /** The Baton session the limit stopped, named in the pause's reason when known. */
+  session: number | null,
 ): Promise<HookResult> {
   const ref = { workflowId, cwd: ctx.payload.cwd };
   // a limit read in the transcript came with the agent's last words as it holds them, the calls left open among them:
@@ -406,7 +408,7 @@ async function cutShort(
       at: new Date().toISOString(),
     });
   const why = limit
-    ? stoppedByLimit(limit.notice, limit.resets_at, undefined, ctx.agent)
+    ? stoppedByLimit(limit.notice, limit.resets_at, undefined, ctx.agent, session)
     : apiFailure(ctx.payload);
   const snap = await ctx.client.snapshotNow(ref, 'pause', why);
   const ended = await turnEnded(ctx, ref, workflowId, event);
@@ -688,6 +690,7 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
               failed: false,
               limit: { notice: l.notice, resets_at: l.resets_at },
             },
+            null,
             null,
           ),
         );
@@ -1058,7 +1061,8 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
       const ref = { workflowId: t.workflow_id, cwd: p.cwd };
       const imported = await importNew(ctx, ref, t.workflow_id, event);
       // a usage limit only the transcript says (Codex fires Stop, and writes the limit in its rollout) cut it short
-      if (event === 'Stop' && imported.limit) return cutShort(ctx, event, t.workflow_id, imported, null);
+      if (event === 'Stop' && imported.limit)
+        return cutShort(ctx, event, t.workflow_id, imported, null, t.session_number);
       const kept = await keepLastMessage(ctx, ref, event);
       // the turn is over (a Stop), or the session is (a SessionEnd): with words or not, it was not cut off; a pause
       // that waited for it takes effect
