@@ -1,4 +1,11 @@
-import { counted, shortHash, type SessionSnapshot, type SnapshotSummary } from '../core/index.js';
+import {
+  counted,
+  progressLabel,
+  shortHash,
+  taskCounts,
+  type SessionSnapshot,
+  type SnapshotSummary,
+} from '../core/index.js';
 import { clip } from '../core/clip.js';
 import { detailCategories } from '../service/index.js';
 import { table } from './output.js';
@@ -33,7 +40,6 @@ export function snapshotsTable(list: SnapshotSummary[]): string {
  * git, usage, what it holds, and the commands that show the rest (`--json` is the whole record).
  */
 export function snapshotText(s: SessionSnapshot): string {
-  const total = s.tasks_completed + s.tasks_remaining;
   const at = [
     s.current_task_id && `current ${s.current_task_id}`,
     s.next_task_id && `next ${s.next_task_id}`,
@@ -47,7 +53,7 @@ export function snapshotText(s: SessionSnapshot): string {
   return [
     `snapshot ${s.id} of ${s.workflow_id}: session ${s.session_number}, trigger ${s.trigger}, ${s.created_at}`,
     ...(s.pause_reason ? [`reason: ${s.pause_reason}`] : []),
-    `tasks: ${s.tasks_completed}/${total} done${at.some(Boolean) ? ` (${at.filter(Boolean).join(', ')})` : ''}`,
+    `tasks: ${progressLabel(taskCounts(s.tasks))}${at.some(Boolean) ? ` (${at.filter(Boolean).join(', ')})` : ''}`,
     `git: ${git}`,
     usageLine(s.usage) ?? 'usage: none reported',
     `holds: ${counted(open, 'unresolved error')}, ${counted(s.decisions.length, 'recent decision')}, ${counted((s.side_effects ?? []).length, 'side effect')}, ${counted(s.requests.length, 'request')}`,

@@ -36,7 +36,7 @@ export function buildSnapshot(s: WorkflowState, input: SnapshotInput): SessionSn
     tasks: s.tasks,
     current_task_id: current?.id ?? null,
     next_task_id: next?.id ?? null,
-    tasks_completed: counts.done,
+    tasks_completed: counts.finished,
     tasks_remaining: counts.remaining,
     git_state: input.git.state,
     git_note: input.git.note,
@@ -71,7 +71,7 @@ export function withTasks(snap: SessionSnapshot, tasks: SessionSnapshot['tasks']
     tasks,
     current_task_id: taskUnderWay(tasks)?.id ?? null,
     next_task_id: nextTask(tasks)?.id ?? null,
-    tasks_completed: counts.done,
+    tasks_completed: counts.finished,
     tasks_remaining: counts.remaining,
   };
 }

@@ -6,6 +6,7 @@ import {
   progressLabel,
   progressPercent,
   runnableTasks,
+  taskCounts,
   validateTaskGraph,
 } from './task-graph.js';
 import type { Task, TaskSpec } from './schemas/workflow.js';
@@ -83,13 +84,24 @@ describe('task graph', () => {
     ]);
   });
 
-  it('says progress in whole percent of the tasks done, 0 without tasks', () => {
-    expect([0, 1, 2, 3].map((done) => progressPercent({ done, total: 3 }))).toEqual([0, 33, 67, 100]);
-    expect(progressPercent({ done: 0, total: 0 })).toBe(0);
+  it('says progress in whole percent of the tasks finished, 0 without tasks', () => {
+    expect([0, 1, 2, 3].map((finished) => progressPercent({ finished, total: 3 }))).toEqual([0, 33, 67, 100]);
+    expect(progressPercent({ finished: 0, total: 0 })).toBe(0);
+  });
+
+  it('counts a skipped task as skipped and finished, never as done', () => {
+    const c = taskCounts(
+      (['done', 'done', 'done', 'skipped', 'skipped', 'pending'] as const).map((status, i) =>
+        task(`T${i}`, status),
+      ),
+    );
+    expect(c).toMatchObject({ total: 6, done: 3, skipped: 2, finished: 5, remaining: 1 });
+    expect(progressLabel(c, '')).toBe('3/6, 2 skipped');
+    expect(progressPercent(c)).toBe(83);
   });
 
   it('says progress with the skipped and the failed tasks apart', () => {
-    expect(progressLabel({ done: 3, total: 6, skipped: 1, failed: 2 })).toBe('2/6 done, 1 skipped, 2 failed');
+    expect(progressLabel({ done: 2, total: 6, skipped: 1, failed: 2 })).toBe('2/6 done, 1 skipped, 2 failed');
     expect(progressLabel({ done: 1, total: 2, skipped: 0, failed: 0 }, '')).toBe('1/2');
   });
 });

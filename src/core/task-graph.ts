@@ -140,22 +140,28 @@ export const allFinished = (tasks: readonly Task[]) => tasks.length > 0 && tasks
  */
 export const tasksOver = (tasks: readonly Task[]) => allFinished(tasks) || leftBehind(tasks).length > 0;
 
-/** The share of a workflow's tasks that is done (or skipped), in whole percent: 0 for a workflow without tasks. */
-export const progressPercent = (c: { done: number; total: number }) =>
-  c.total ? Math.round((c.done / c.total) * 100) : 0;
+/**
+ * The share of a workflow's tasks that is finished (done or skipped: no work left in them), in whole percent: 0 for a
+ * workflow without tasks. A bar fills with it; the words beside it say the done and the skipped apart (`progressLabel`).
+ */
+export const progressPercent = (c: { finished: number; total: number }) =>
+  c.total ? Math.round((c.finished / c.total) * 100) : 0;
 
 /**
- * How many tasks are in each state. A task left from an earlier plan (`leftBehind`) is counted as left behind, not
+ * A task list counted: the one place every surface (status, list, sessions, the API, the run folder) takes its
+ * figures from. `done` is the tasks done, never a skipped one; `finished` is done and skipped together (no work left
+ * in them), and `remaining` the rest. A task left from an earlier plan (`leftBehind`) is counted as left behind, not
  * by the status it was left with: one still marked in progress is nobody's work under way.
  */
 export function taskCounts(tasks: readonly Task[]) {
   const left = new Set(leftBehind(tasks));
   const count = (s: Task['status']) => tasks.filter((t) => t.status === s && !left.has(t)).length;
-  const done = count('done') + count('skipped');
+  const finishedCount = tasks.filter(finished).length;
   return {
     total: tasks.length,
-    done,
-    remaining: tasks.length - done,
+    done: count('done'),
+    finished: finishedCount,
+    remaining: tasks.length - finishedCount,
     pending: count('pending'),
     in_progress: count('in_progress'),
     failed: count('failed'),
@@ -166,18 +172,20 @@ export function taskCounts(tasks: readonly Task[]) {
 }
 
 /**
- * "1/6 done, 2 skipped, 1 failed": the one way progress is said. `done` counts the finished tasks, the skipped among
- * them (the share of the work behind it); the words say how many were done and how many skipped, never a skipped one
- * as done, and how many failed (work that needs a look before it goes on). A table's column leaves out the word
- * (`word: ''`).
+ * "1/6 done, 2 skipped, 1 failed": the one way progress is said, from `taskCounts`. The words say how many were done
+ * and how many skipped, never a skipped one as done, and how many failed (work that needs a look before it goes on).
+ * A table's column (the sessions table's STEP, `baton list`) leaves out the word (`word: ''`).
  */
 export const progressLabel = (
   c: { done: number; total: number; skipped: number; failed?: number },
   word = ' done',
 ) =>
-  `${c.done - c.skipped}/${c.total}${word}${c.skipped ? `, ${c.skipped} skipped` : ''}${c.failed ? `, ${c.failed} failed` : ''}`;
+  `${c.done}/${c.total}${word}${c.skipped ? `, ${c.skipped} skipped` : ''}${c.failed ? `, ${c.failed} failed` : ''}`;
 
-/** Tasks grouped per lane, with done/total: the resume report's "Bootstrap Tasks: 3/5 complete". */
+/**
+ * Tasks grouped per lane, with done/total: the resume report's "Bootstrap Tasks: 3/5 complete". Its `done` is the
+ * Resume Protocol's "complete", a lane's tasks finished (done or skipped), as the run folder's format keeps it.
+ */
 export function laneProgress(tasks: readonly Task[]) {
   const lanes = new Map<number, { lane: number; done: number; total: number }>();
   for (const t of tasks) {

@@ -1,5 +1,6 @@
 import {
   lanesOf,
+  progressLabel,
   progressPercent,
   recoveryOptions,
   resumability,
@@ -76,7 +77,12 @@ export function workflowStateDoc(s: WorkflowState) {
     phase: workflowPhase(s),
     workflow_mode: workflowMode(s.tasks),
     lanes: lanesOf(s.tasks),
-    tasks: { done: counts.done, total: counts.total, in_progress: counts.in_progress },
+    tasks: {
+      done: counts.done,
+      skipped: counts.skipped,
+      total: counts.total,
+      in_progress: counts.in_progress,
+    },
     session_count: s.session_count,
     pause: s.paused_at ? { at: s.paused_at, reason: s.pause_reason, trigger: s.pause_trigger } : null,
     pause_requested: s.pause_requested,
@@ -128,12 +134,13 @@ export function registryEntry(s: WorkflowState, now: string) {
     status: s.status,
     created_at: s.created_at,
     updated_at: s.updated_at,
-    current_step: c.done,
+    // the registry's steps are the finished tasks (done or skipped), as its percentage; its step says them apart
+    current_step: c.finished,
     total_steps: c.total,
-    step: `${c.done}/${c.total}`,
+    step: progressLabel(c, ''),
     current_checkpoint: last?.name ?? null,
     progress: {
-      steps_completed: c.done,
+      steps_completed: c.finished,
       total_steps: c.total,
       percentage: progressPercent(c),
     },

@@ -1,4 +1,4 @@
-import { counted, isTerminal, taskCounts, workflowPhase } from '../core/index.js';
+import { counted, isTerminal, progressLabel, taskCounts, workflowPhase } from '../core/index.js';
 import { listRunDirs } from './run-import.js';
 import { readRun, type MissingArtifact, type ReadProblem, type RunRead } from './run-reader.js';
 
@@ -43,7 +43,7 @@ export function scanRuns(runsDir: string, opts: { staleAfterMs: number; now: str
       title: s?.title ?? null,
       status: s?.status ?? null,
       phase: s ? workflowPhase(s) : null,
-      step: c ? `${c.done}/${c.total}` : null,
+      step: c ? progressLabel(c, '') : null,
       last_activity: s?.updated_at ?? null,
       events: r.events.length,
       incomplete: s ? !isTerminal(s.status) : false,

@@ -241,6 +241,31 @@ for (const mode of cliModes) {
       expect((await b('status')).stdout).toContain('tasks: 1/3 done, 1 skipped, 0 in progress');
       expect((await b('show')).stdout).toContain('tasks: 1/3 done, 1 skipped');
       expect((await b('list')).stdout).toMatch(/1\/3, 1 skipped/);
+      // a skipped task is never counted done: not by the sessions table, its JSON (the server's /api/sessions), the
+      // status JSON (/api/workflows/{id}/status), the list JSON, session-info, nor the session's own count
+      const wf = (await b('status', '--json')).json<Json>();
+      expect(wf.counts.tasks).toMatchObject({ total: 3, done: 1, skipped: 1, finished: 2, remaining: 1 });
+      const listed = (await b('list', '--json'))
+        .json<Json>()
+        .workflows.find((w: Json) => w.id === wf.workflow.id);
+      expect(listed.counts).toMatchObject({ done: 1, skipped: 1 });
+      expect((await b('sessions')).stdout).toMatch(
+        new RegExp(`${wf.workflow.id}\\s+Trim\\s+1/3, 1 skipped\\s`),
+      );
+      const row = (await b('sessions', '--json'))
+        .json<Json>()
+        .sessions.find((s: Json) => s.id === wf.workflow.id);
+      // the bar fills with the finished tasks (no work left in them); the step says the done and the skipped apart
+      expect(row).toMatchObject({ step: '1/3, 1 skipped', progress: 67 });
+      expect((await b('session-info', '--json')).json<Json>()).toMatchObject({
+        step: '1/3, 1 skipped',
+        progress: 67,
+      });
+      expect((await b('session-info')).stdout).toContain('step: 1/3, 1 skipped (67%)');
+      expect((await b('session-status', '--json')).json<Json>()).toMatchObject({
+        tasks_done: 1,
+        tasks_total: 3,
+      });
       // no agent reported into this session, and Baton runs none: its agent is assumed, not claimed
       const ss = await b('session-status');
       expect(ss.stdout).toContain(

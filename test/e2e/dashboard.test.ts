@@ -212,7 +212,8 @@ describe('dashboard in Chromium', () => {
     await page.getByRole('link', { name: 'Workflows' }).first().click();
     const panel = page.getByTestId('resumable-sessions');
     await waitForText(panel, 'Add login');
-    await waitForText(panel, '3/4');
+    // its step as the CLI says it: the skipped task is not counted done
+    await waitForText(panel, '2/4, 1 skipped');
     await waitForText(page.getByTestId('workflow-list'), '2/4, 1 skipped');
     await shot('08-resumable-sessions');
     await panel.getByRole('button', { name: 'Resume' }).click();

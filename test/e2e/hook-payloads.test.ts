@@ -719,7 +719,8 @@ function limitNotice() {
 }
 
 const resetIn = (note: string) =>
-  /stopped by a usage limit of (?:Claude Code|Codex)(?:, session \d+)?, resets at (.+?);/.exec(note)?.[1] ?? '';
+  /stopped by a usage limit of (?:Claude Code|Codex)(?:, session \d+)?, resets at (.+?);/.exec(note)?.[1] ??
+  '';
 /** An instant as the notes say it, to the minute (never before it): "2026-11-30 14:00 UTC". */
 const utc = (iso: string) =>
   `${new Date(Math.ceil(Date.parse(iso) / 60_000) * 60_000).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
@@ -990,7 +991,9 @@ describe('a turn a usage limit stopped', () => {
     const base = { session_id: 's1', cwd: repo, transcript_path: transcript };
     const r = await hook('Stop', { ...base, stop_hook_active: false, last_assistant_message: notice });
     const reset = utc(new Date(epoch * 1000).toISOString());
-    expect(r.stderr).toContain(`stopped by a usage limit of Claude Code, session 1, resets at ${reset}; snapshot snap-`);
+    expect(r.stderr).toContain(
+      `stopped by a usage limit of Claude Code, session 1, resets at ${reset}; snapshot snap-`,
+    );
     expect(r.stderr).toContain('(0 decisions, 0 errors)');
     const start = await hook('SessionStart', { ...base, session_id: 's2', source: 'startup' });
     const context = contextOf(start.stdout);

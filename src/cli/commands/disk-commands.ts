@@ -2,8 +2,10 @@ import type { Command } from 'commander';
 import { join, resolve } from 'node:path';
 import {
   formatAgo,
+  progressLabel,
   progressPercent,
   refusalText,
+  type taskCounts,
   type CheckpointRef,
   type RecoveryPlan,
 } from '../../core/index.js';
@@ -31,7 +33,7 @@ type StatusView = {
     session_count: number;
     updated_at: string;
   };
-  counts: { tasks: { done: number; total: number }; checkpoints?: number };
+  counts: { tasks: ReturnType<typeof taskCounts>; checkpoints?: number };
   checkpoints: CheckpointRef[];
   live_state: { saved_at: string; trigger: string } | null;
 };
@@ -129,12 +131,11 @@ export function registerDiskCommands(program: Command, rt: Runtime) {
         const saves = [fileSavedAt, s.live_state?.saved_at ?? ''].filter(Boolean).sort();
         const savedAt = saves[saves.length - 1] ?? s.workflow.updated_at;
         const age = Math.max(0, Math.round((Date.now() - Date.parse(savedAt)) / 1000));
-        const { done, total } = s.counts.tasks;
         const info = {
           workflow_id: s.workflow.id,
           topic: s.workflow.title,
           status: s.workflow.status,
-          step: `${done}/${total}`,
+          step: progressLabel(s.counts.tasks, ''),
           progress: progressPercent(s.counts.tasks),
           sessions: s.workflow.session_count,
           worktree: s.workflow.worktree,

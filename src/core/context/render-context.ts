@@ -63,7 +63,7 @@ function tasks(c: ResumeContext, out: string[]) {
   out.push(
     p.total === 0
       ? '### Plan Status: no task recorded'
-      : `### Plan Status: ${progressLabel({ done: p.completed, total: p.total, skipped: p.skipped, failed: p.failed }, ' tasks done')}${p.skipped_why ? ` (${p.skipped_why})` : ''}${p.current_task ? `, current ${p.current_task}` : ''}`,
+      : `### Plan Status: ${progressLabel(p, ' tasks done')}${p.skipped_why ? ` (${p.skipped_why})` : ''}${p.current_task ? `, current ${p.current_task}` : ''}`,
   );
   if (c.completed_more)
     out.push(

@@ -28,7 +28,7 @@ import { commitsSinceStarted, type CommitsSince } from './commits-since.js';
 import { probablyDone } from './said-done.js';
 import { wayAround } from './worked-around.js';
 import { fixedAtOnce } from '../fixed-at-once.js';
-import { leftBehind } from '../task-graph.js';
+import { leftBehind, taskCounts } from '../task-graph.js';
 
 /** The shortest an error's message gets in a briefing; what the agent was doing at it is left out there. */
 export const ERROR_CHARS_FLOOR = 90;
@@ -165,10 +165,10 @@ export interface ResumeContext {
   finished: TerminalStatus | null;
   /** What the user asked: the first request (the issue) and the later ones, in their words. */
   goal: Goal;
-  /** `completed` counts the skipped tasks too (finished either way); `skipped` says how many of them were. */
+  /** The tasks counted as `taskCounts` counts them: `done` never holds a skipped one. */
   plan_status: {
     total: number;
-    completed: number;
+    done: number;
     skipped: number;
     /** Why the skipped tasks were, when all were for one reason ("removed from Claude Code's task list"). */
     skipped_why: string | null;
@@ -448,6 +448,7 @@ export function compileResumeContext(
   limits: ContextLimits = defaultLimits,
   workflow: ContextWorkflow | null = null,
 ): ResumeContext {
+  const counts = taskCounts(snap.tasks);
   const completed = snap.tasks.filter((t) => t.status === 'done' || t.status === 'skipped');
   const named = namedFinished(completed, limits.completed_tasks);
   const unresolved = snap.errors.filter((e) => e.resolution === 'unresolved');
@@ -474,12 +475,12 @@ export function compileResumeContext(
       ...(workflow?.earlier ? { earlier: earlierShown(workflow.earlier, limits) } : {}),
     },
     plan_status: {
-      total: snap.tasks.length,
-      completed: snap.tasks_completed,
-      skipped: snap.tasks.filter((t) => t.status === 'skipped').length,
+      total: counts.total,
+      done: counts.done,
+      skipped: counts.skipped,
       skipped_why: oneReason(snap.tasks.filter((t) => t.status === 'skipped')),
-      failed: snap.tasks.filter((t) => t.status === 'failed').length,
-      remaining: snap.tasks_remaining,
+      failed: counts.failed,
+      remaining: counts.remaining,
       // a finished workflow has no task under way: what was in progress when it ended was left open
       current_task: finished ? null : snap.current_task_id,
       keep_in_list:

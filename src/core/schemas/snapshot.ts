@@ -47,6 +47,7 @@ export const SessionSnapshot = z.object({
   tasks: z.array(Task),
   current_task_id: z.string().nullable(),
   next_task_id: z.string().nullable(),
+  /** The tasks finished (done or skipped) when it was taken: `tasks` says them apart. */
   tasks_completed: z.number().int().nonnegative(),
   tasks_remaining: z.number().int().nonnegative(),
 

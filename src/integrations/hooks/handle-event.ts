@@ -622,8 +622,9 @@ async function continuing(ctx: HookContext, t: StartResult): Promise<string | nu
   const s = await ctx.client.status({ workflowId: t.workflow_id });
   const tasks = s.counts.tasks.total ? `, ${progressLabel(s.counts.tasks)}` : '';
   const next = s.next_task ? `, next ${s.next_task.id} ${clip(s.next_task.title, 60)}` : '';
-  // its tasks all done: the work may be over, which Baton could not tell (it completes such work when it sees a quit)
-  const done = s.counts.tasks.total > 0 && s.counts.tasks.done === s.counts.tasks.total;
+  // its tasks all finished (done or skipped): the work may be over, which Baton could not tell (it completes such work
+  // when it sees a quit)
+  const done = s.counts.tasks.total > 0 && s.counts.tasks.finished === s.counts.tasks.total;
   const end = done
     ? `if that work is over, \`baton complete -w ${t.workflow_id}\` completes it`
     : `if this conversation is for other work, \`baton abandon -w ${t.workflow_id}\` ends that workflow`;

@@ -16,7 +16,7 @@ export function TaskList({ status }: { status: Status }) {
   const probably = new Map(status.probably_done.map((t) => [t.id, t.said]));
   // left from an earlier plan that no later list took up: to check, not to go on with (as `baton status`)
   const leftBehind = new Set(status.left_behind.map((t) => t.id));
-  // the server's counts: `done` counts the finished tasks, the skipped among them; said apart, as the CLI says them
+  // the server's counts (`taskCounts`): the done and the skipped apart, as the CLI says them
   const skipped = status.counts.tasks['skipped'] ?? 0;
   const lanes = [...new Set(status.tasks.map((t) => t.lane))].sort((a, b) => a - b);
   return (
@@ -24,7 +24,7 @@ export function TaskList({ status }: { status: Status }) {
       <div className="card-head">
         <h2 id="tasks-title">Tasks</h2>
         <span className="muted small">
-          {runnable.size} runnable · {(status.counts.tasks['done'] ?? 0) - skipped}/{status.tasks.length} done
+          {runnable.size} runnable · {status.counts.tasks['done'] ?? 0}/{status.tasks.length} done
           {skipped > 0 && `, ${skipped} skipped`}
           {(status.counts.tasks['failed'] ?? 0) > 0 && `, ${status.counts.tasks['failed']} failed`}
         </span>

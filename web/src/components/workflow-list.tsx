@@ -75,8 +75,6 @@ export function WorkflowList() {
           </thead>
           <tbody>
             {data.workflows.map((w) => {
-              // counts.done holds the skipped tasks too (a skipped task is finished)
-              const done = w.counts['done'] ?? 0;
               return (
                 <tr key={w.id}>
                   <td data-label="Workflow">
@@ -95,7 +93,11 @@ export function WorkflowList() {
                     )}
                   </td>
                   <td data-label="Progress">
-                    <ProgressBar done={done} total={w.tasks.length} skipped={w.counts['skipped'] ?? 0} />
+                    <ProgressBar
+                      done={w.counts['done'] ?? 0}
+                      total={w.tasks.length}
+                      skipped={w.counts['skipped'] ?? 0}
+                    />
                     {(w.counts['failed'] ?? 0) > 0 && (
                       <span className="tag tag-bad" data-testid="failed-tasks">
                         {w.counts['failed']} failed
