@@ -1,6 +1,7 @@
 import {
   counted,
   itemSaid,
+  conflictWords,
   shortHash,
   type Decision,
   type ErrorRecord,
@@ -109,6 +110,8 @@ function gitText(g: GitState | null, note: string | null): string[] {
     : '(no commits)';
   const w = g.work_commits;
   return [
+    // files still holding conflict markers: said first, before "uncommitted" reads as work to commit
+    ...(g.conflict ? [`conflict: ${conflictWords(g.conflict)}`] : []),
     `branch: ${g.branch}`,
     `HEAD: ${head}`,
     `at the workflow's start: ${g.commit_at_workflow_start ? shortHash(g.commit_at_workflow_start) : 'no commit'}`,

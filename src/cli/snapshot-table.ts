@@ -1,4 +1,5 @@
 import {
+  conflictWords,
   counted,
   progressLabel,
   shortHash,
@@ -54,6 +55,8 @@ export function snapshotText(s: SessionSnapshot): string {
     `snapshot ${s.id} of ${s.workflow_id}: session ${s.session_number}, trigger ${s.trigger}, ${s.created_at}`,
     ...(s.pause_reason ? [`reason: ${s.pause_reason}`] : []),
     `tasks: ${progressLabel(taskCounts(s.tasks))}${at.some(Boolean) ? ` (${at.filter(Boolean).join(', ')})` : ''}`,
+    // files still holding conflict markers: said before "uncommitted changes" reads as work to commit
+    ...(g?.conflict ? [`git: ${conflictWords(g.conflict)}`] : []),
     `git: ${git}`,
     usageLine(s.usage) ?? 'usage: none reported',
     `holds: ${counted(open, 'unresolved error')}, ${counted(s.decisions.length, 'recent decision')}, ${counted((s.side_effects ?? []).length, 'side effect')}, ${counted(s.requests.length, 'request')}`,

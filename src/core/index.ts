@@ -56,6 +56,7 @@ export { agentInSession, agentLabel } from './agent-label.js';
 export * from './last-run.js';
 export * from './actors.js';
 export { shortHash } from './short-hash.js';
+export { conflictWords } from './git-conflict.js';
 export { transcriptKey, writtenBy } from './transcript-key.js';
 export { counted } from './counted.js';
 export type { NotRead } from './not-read.js';

@@ -1,11 +1,12 @@
 import { git, tryGit } from './run-git.js';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { onlyBlockDiffers } from '../core/baton-block.js';
 import {
   WORK_COMMITS_LISTED,
   type GitCapture,
+  type GitConflict,
   type GitMark,
   type GitStart,
   type WorkCommits,
@@ -141,6 +142,7 @@ function parseStatusEntries(z: string) {
   const staged = new Set<string>();
   const changed = new Set<string>();
   const untracked = new Set<string>();
+  const unmerged = new Set<string>();
   const parts = z.split('\0');
   for (let i = 0; i < parts.length; i++) {
     const p = parts[i] ?? '';
@@ -153,12 +155,53 @@ function parseStatusEntries(z: string) {
       if (p.startsWith('2 ')) i++;
     } else if (p.startsWith('u ')) {
       changed.add(p.split(' ').slice(10).join(' '));
+      unmerged.add(p.split(' ').slice(10).join(' '));
     } else if (p.startsWith('? ')) {
       changed.add(p.slice(2));
       untracked.add(p.slice(2));
     }
   }
-  return { staged: [...staged].sort(), changed: [...changed].sort(), untracked: [...untracked] };
+  return {
+    staged: [...staged].sort(),
+    changed: [...changed].sort(),
+    untracked: [...untracked],
+    unmerged: [...unmerged].sort(),
+  };
+}
+
+/** The files git keeps in its folder while an operation is stopped half-way, and the operation each means. */
+const IN_PROGRESS = [
+  ['rebase-merge', 'rebase'],
+  ['rebase-apply', 'rebase'],
+  ['MERGE_HEAD', 'merge'],
+  ['CHERRY_PICK_HEAD', 'cherry-pick'],
+  ['REVERT_HEAD', 'revert'],
+] as const;
+
+/** The merge, rebase, cherry-pick or revert git is in the middle of in the worktree (null: none, or not known). */
+async function operationInProgress(dir: string): Promise<GitConflict['operation']> {
+  // `--git-path` finds them in a linked worktree's own git folder too
+  const out = await tryGit(dir, ['rev-parse', ...IN_PROGRESS.flatMap(([file]) => ['--git-path', file])]);
+  if (out === null) return null;
+  const paths = out.split('\n');
+  const at = IN_PROGRESS.findIndex((_, i) => paths[i] && existsSync(resolve(dir, paths[i])));
+  return at < 0 ? null : IN_PROGRESS[at]![1];
+}
+
+/** The conflict of a worktree, from its unmerged paths and the operation in progress; null when there is none. */
+const conflictOf = (unmerged: string[], operation: GitConflict['operation']): GitConflict | null =>
+  unmerged.length || operation ? { operation, unmerged } : null;
+
+/**
+ * An unresolved conflict in the worktree, or a merge, rebase, cherry-pick or revert stopped half-way: what `baton
+ * status` says first (null: none, or not a repository).
+ */
+export async function gitConflict(dir: string): Promise<GitConflict | null> {
+  const [status, operation] = await Promise.all([
+    tryGit(dir, ['status', '--porcelain=v2', '-z', '--untracked-files=no']),
+    operationInProgress(dir),
+  ]);
+  return status === null ? null : conflictOf(parseStatusEntries(status).unmerged, operation);
 }
 
 /** The files `baton init` puts its instructions block in (at the top of the worktree). */
@@ -368,7 +411,7 @@ export async function captureGitState(dir: string, start: WorkSpan | null): Prom
   // what git is asked after the status does not wait on each other: asked together
   const place = start?.place;
   const awayFromPlace = place && head.commit && head.branch !== place.branch && head.commit !== place.commit;
-  const [since, shortstat, work, held] = await Promise.all([
+  const [since, shortstat, work, held, operation] = await Promise.all([
     startCommit && head.commit && startCommit !== head.commit
       ? tryGit(dir, ['diff', '--name-only', '-z', startCommit, 'HEAD'])
       : null,
@@ -377,7 +420,9 @@ export async function captureGitState(dir: string, start: WorkSpan | null): Prom
       : null,
     start && head.commit ? commitsAfter(dir, start, true) : null,
     awayFromPlace ? isAncestor(dir, place.commit) : null,
+    operationInProgress(dir),
   ]);
+  const conflict = conflictOf(all.unmerged, operation);
   const committed = new Set((since ?? '').split('\0').filter(Boolean));
   // a file already changed when the workflow began, as it was then, is not its work (unless committed since)
   const before = start?.dirty ?? {};
@@ -410,6 +455,7 @@ export async function captureGitState(dir: string, start: WorkSpan | null): Prom
       ...(block.length ? { baton_block: block } : {}),
       ...(start ? { work_commits: work ?? { listed: [], more: 0, began_at: start.at } } : {}),
       ...(place && held !== null ? { place_held: { commit: place.commit, held } } : {}),
+      ...(conflict ? { conflict } : {}),
     },
     note: head.commit ? null : 'the repository has no commits yet',
   };

@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { gitDivergence, gitWork } from '../../src/core/index.js';
-import { captureGitState, commitsSince, gitStart, resolveWorktree } from '../../src/git/git.js';
+import { conflictWords, gitDivergence, gitWork } from '../../src/core/index.js';
+import { captureGitState, commitsSince, gitConflict, gitStart, resolveWorktree } from '../../src/git/git.js';
 import { gitIn, makeRepo, tempDir } from '../helpers/git-repo.js';
 
 describe('git state capture with real git', () => {
@@ -139,6 +139,71 @@ function commitAt(repo: string, message: string, at: Date): string {
 
 const subjects = (state: { work_commits?: { listed: { subject: string }[] } } | null) =>
   state?.work_commits?.listed.map((c) => c.subject);
+
+describe('an unresolved conflict, read from real git', () => {
+  /** A repository whose main and `theirs` branches change the same line of f.txt. */
+  function diverged() {
+    const repo = makeRepo();
+    writeFileSync(join(repo, 'f.txt'), 'one\n');
+    gitIn(repo, 'add', 'f.txt');
+    gitIn(repo, 'commit', '-q', '-m', 'one');
+    gitIn(repo, 'checkout', '-q', '-b', 'theirs');
+    writeFileSync(join(repo, 'f.txt'), 'theirs\n');
+    gitIn(repo, 'commit', '-q', '-am', 'theirs');
+    gitIn(repo, 'checkout', '-q', 'main');
+    return repo;
+  }
+  const fails = (repo: string, ...args: string[]) => expect(() => gitIn(repo, ...args)).toThrow();
+
+  it('names the unmerged files a stash pop left, with no operation in progress, and says them before committing', async () => {
+    const repo = diverged();
+    writeFileSync(join(repo, 'f.txt'), 'mine\n');
+    gitIn(repo, 'stash', '-q');
+    gitIn(repo, 'merge', '-q', '--ff-only', 'theirs');
+    fails(repo, 'stash', 'pop');
+    expect(gitIn(repo, 'status', '--short')).toContain('UU f.txt');
+    const conflict = { operation: null, unmerged: ['f.txt'] };
+    expect(await gitConflict(repo)).toEqual(conflict);
+    expect((await captureGitState(repo, null)).state).toMatchObject({
+      has_uncommitted_changes: true,
+      conflict,
+    });
+    expect(conflictWords(conflict)).toBe(
+      'unresolved merge conflict in f.txt: resolve the markers before committing (`git add` marks a file resolved)',
+    );
+  });
+
+  it('says a merge in progress, with its files and once they are resolved, and nothing once it is committed', async () => {
+    const repo = diverged();
+    writeFileSync(join(repo, 'f.txt'), 'ours\n');
+    gitIn(repo, 'commit', '-q', '-am', 'ours');
+    fails(repo, 'merge', 'theirs');
+    expect(await gitConflict(repo)).toEqual({ operation: 'merge', unmerged: ['f.txt'] });
+    expect(conflictWords({ operation: 'merge', unmerged: ['f.txt'] })).toMatch(
+      /^unresolved merge conflict in f\.txt: .+; a merge is in progress: `git commit` concludes it, `git merge --abort` gives it up$/,
+    );
+    writeFileSync(join(repo, 'f.txt'), 'both\n');
+    gitIn(repo, 'add', 'f.txt');
+    expect((await captureGitState(repo, null)).state?.conflict).toEqual({ operation: 'merge', unmerged: [] });
+    gitIn(repo, 'commit', '-q', '--no-edit');
+    expect(await gitConflict(repo)).toBeNull();
+    expect((await captureGitState(repo, null)).state).not.toHaveProperty('conflict');
+  });
+
+  it('finds a rebase and a cherry-pick stopped on a conflict, in a linked worktree too', async () => {
+    const repo = diverged();
+    writeFileSync(join(repo, 'f.txt'), 'ours\n');
+    gitIn(repo, 'commit', '-q', '-am', 'ours');
+    const linked = join(tempDir(), 'linked');
+    gitIn(repo, 'worktree', 'add', '-q', '-b', 'side', linked, 'theirs');
+    fails(linked, 'rebase', 'main');
+    expect(await gitConflict(linked)).toEqual({ operation: 'rebase', unmerged: ['f.txt'] });
+    // the main worktree has none of the linked one's rebase
+    expect(await gitConflict(repo)).toBeNull();
+    fails(repo, 'cherry-pick', 'theirs');
+    expect(await gitConflict(repo)).toEqual({ operation: 'cherry-pick', unmerged: ['f.txt'] });
+  });
+});
 
 describe("the workflow's commits, read from git", () => {
   const t0 = Date.now();

@@ -3,6 +3,7 @@ import type { BatonClient } from '../../client/baton-client.js';
 import {
   agentLabel,
   BatonError,
+  conflictWords,
   errorInWords,
   formatAgo,
   invalidInput,
@@ -23,6 +24,7 @@ import {
   type UsageMetrics,
 } from '../../core/index.js';
 import { detailCategories, type DetailCategory, type ResumeResult } from '../../service/index.js';
+import { gitConflict } from '../../git/git.js';
 import { settingReader } from '../../config/settings.js';
 import { action, workflowOption } from '../action.js';
 import { oneOf, parseNumber } from '../parse.js';
@@ -244,16 +246,21 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
         // this machine's reading, over a server's (its hooks' files are here); no gone_agents key when none is gone
         // found by the folder: whether the next agent session here would go on with it, its work on another branch
         const away = o.workflow ? null : await awayOf(client, found.workflow.id);
+        // the worktree as git has it on this machine now: files still holding conflict markers are said first, before
+        // an agent or a person commits them (null: none, or the worktree is not here)
+        const conflict = found.workflow.worktree ? await gitConflict(found.workflow.worktree) : null;
         const s = {
           ...found,
           gone_agents: gone.length ? gone : undefined,
           unread_transcripts: unread,
           transcripts_not_read: notRead,
           ...(away ? { away } : {}),
+          git_conflict: conflict ? { ...conflict, words: conflictWords(conflict) } : null,
         };
         print(s, () =>
           [
             `${s.workflow.id}  ${s.workflow.title}`,
+            ...(s.git_conflict ? [`git: ${s.git_conflict.words}`] : []),
             `status: ${s.workflow.status}${s.workflow.pause_requested ? ` (${pauseRequestedWords(s.pause_waits_for)}${s.workflow.pause_overdue ? ', overdue' : ''})` : ''}${s.workflow.pause_reason ? ` - ${s.workflow.pause_reason}` : ''}`,
             `session: ${s.workflow.session_count}   tasks: ${progressLabel(s.counts.tasks)}, ${
               // a finished workflow's tasks not done are nobody's work now: left open, not in progress

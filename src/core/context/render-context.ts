@@ -264,6 +264,11 @@ function git(c: ResumeContext, out: string[]) {
     const on = r.branch ? ` on branch ${r.branch}` : '';
     out.push(`- The session's transcript was recorded${where}${on}${r.cwd ? ', not in this worktree' : ''}`);
   }
+  // files still holding conflict markers: said first, or "uncommitted changes" below reads as work to commit
+  if (c.git.conflict)
+    out.push(
+      `- ${r ? 'This worktree: ' : ''}${c.git.conflict.charAt(0).toUpperCase()}${c.git.conflict.slice(1)}`,
+    );
   const here = r ? 'This worktree: branch' : 'Branch';
   if (c.git.branch === null)
     out.push(`- ${r ? 'This worktree: ' : ''}${c.git.note ?? 'no git state recorded'}`);

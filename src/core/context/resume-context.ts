@@ -1,6 +1,7 @@
 import { branchChangeWarning } from '../branch-change.js';
 import { clip } from '../clip.js';
 import { shortHash } from '../short-hash.js';
+import { conflictWords } from '../git-conflict.js';
 import type { SessionSnapshot } from '../schemas/snapshot.js';
 import type { WorkflowState } from '../schemas/state.js';
 import { isTerminal, type TerminalStatus } from '../workflow-machine.js';
@@ -258,6 +259,8 @@ export interface ResumeContext {
     uncommitted_more?: number;
     /** The files whose only uncommitted change is Baton's instructions block from `baton init` (absent: none). */
     baton_block?: string[];
+    /** An unresolved conflict or an operation stopped half-way, in words (`conflictWords`; absent: none). */
+    conflict?: string;
     note: string | null;
     /**
      * Where the imported session was recorded, when that is not here: its folder outside the worktree (another
@@ -562,6 +565,7 @@ export function compileResumeContext(
       summary: snap.git_state?.uncommitted_summary ?? null,
       ...uncommittedNamed(snap.git_state?.uncommitted_files ?? [], limits.uncommitted_files),
       ...(snap.git_state?.baton_block?.length ? { baton_block: snap.git_state.baton_block } : {}),
+      ...(snap.git_state?.conflict ? { conflict: conflictWords(snap.git_state.conflict) } : {}),
       note: snap.git_note,
       ...(limits.recorded_place > 0
         ? recordedApart(workflow?.recorded ?? null, snap.git_state?.branch ?? null)

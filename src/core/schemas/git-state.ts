@@ -31,6 +31,17 @@ export const WorkCommits = z.object({
 });
 export type WorkCommits = z.infer<typeof WorkCommits>;
 
+/**
+ * A merge git could not finish in the worktree: the files it left unmerged (`UU` in `git status`: conflict markers in
+ * them, not yet marked resolved), after a merge, a rebase, a cherry-pick, a revert or a `git stash pop`, and the
+ * operation still in progress (null: none, as after a stash pop, whose conflicts are only in the files).
+ */
+export const GitConflict = z.object({
+  operation: z.enum(['merge', 'rebase', 'cherry-pick', 'revert']).nullable(),
+  unmerged: z.array(z.string()),
+});
+export type GitConflict = z.infer<typeof GitConflict>;
+
 /** Git repository state at snapshot time (Amelia's GitState). */
 export const GitState = z.object({
   branch: z.string(),
@@ -59,6 +70,8 @@ export const GitState = z.object({
    * branch than that one is checked out (absent otherwise, or when git could not tell).
    */
   place_held: z.object({ commit: z.string(), held: z.boolean() }).optional(),
+  /** An unresolved conflict, or a merge, rebase, cherry-pick or revert in progress (absent: none, or not read). */
+  conflict: GitConflict.optional(),
 });
 export type GitState = z.infer<typeof GitState>;
 

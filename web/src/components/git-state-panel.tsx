@@ -8,6 +8,21 @@ export function GitStatePanel({ git, note }: { git: Snapshot['git_state']; note:
   if (!git) return <p className="muted small">{note ?? 'No git state captured.'}</p>;
   return (
     <div data-testid="git-state">
+      {/* files still holding conflict markers: said first, before "uncommitted" reads as work to commit */}
+      {git.conflict && (
+        <p className="banner banner-warn" data-testid="git-conflict">
+          {git.conflict.unmerged.length > 0 ? (
+            <>
+              Unresolved merge conflict in{' '}
+              {git.conflict.unmerged.map((f) => (
+                <code key={f}>{f} </code>
+              ))}
+              : resolve the markers before committing.
+            </>
+          ) : null}
+          {git.conflict.operation && <> A {git.conflict.operation} is in progress.</>}
+        </p>
+      )}
       <dl className="facts">
         <dt>Branch</dt>
         <dd>
