@@ -99,7 +99,7 @@ const AFTER_CALLS = 4;
 function afterWord(
   entries: readonly TranscriptEntry[],
   after: number,
-  failed: Judge | undefined,
+  judges: Judges,
   lead = 'After it',
 ): { text: string; through: number } | null {
   const rest = entries.slice(after + 1).filter((e) => !e.sidechain);
@@ -130,14 +130,17 @@ function afterWord(
     const code = result?.tool?.exit_code ?? 0;
     const what = callInWords(call, 120);
     // a wait that ran out of time (Codex's wait_agent: `"timed_out": true`) neither worked nor failed
+    // a call the user declined neither worked nor failed: said as the error extraction says it, no failure to fix
     const outcome =
-      code !== 0
-        ? `exited ${code}`
-        : result?.tool?.is_error === true
-          ? 'failed'
-          : timedOut.test(result?.text ?? '')
-            ? 'timed out'
-            : verdict(call, result, failed);
+      result && judges.declined?.(result)
+        ? 'declined by the user'
+        : code !== 0
+          ? `exited ${code}`
+          : result?.tool?.is_error === true
+            ? 'failed'
+            : timedOut.test(result?.text ?? '')
+              ? 'timed out'
+              : verdict(call, result, judges.failed);
     const said = `\`${what}\` ${outcome}`;
     if (runs.at(-1)?.said === said) (runs.at(-1) as { n: number }).n += 1;
     else runs.push({ said, n: 1 });
@@ -171,6 +174,12 @@ function afterWord(
  * lives in the extraction layer, which this one may not import: its reader passes it.
  */
 export type Judge = (result: TranscriptEntry) => boolean;
+
+/** How the error extraction reads a result: whether it failed, and whether the user declined its call. */
+export interface Judges {
+  failed?: Judge;
+  declined?: Judge;
+}
 
 /**
  * Whether a call that exited 0 or carries no exit code, and no error flag, worked: as the error extraction reads its
@@ -241,7 +250,7 @@ const isNotice = (text: string) =>
 function lastMessage(
   entries: readonly TranscriptEntry[],
   fromStart: boolean,
-  failed: Judge | undefined,
+  judges: Judges,
 ): AgentSummary | null {
   for (let i = entries.length - 1; i >= 0; i -= 1) {
     const e = entries[i] as TranscriptEntry;
@@ -256,7 +265,7 @@ function lastMessage(
       const answeredAfter = entries.slice(i + 1).some((x) => answersIn(x).length > 0);
       // a message said on its way (Codex's commentary) is followed by more of the turn, read or not yet
       const ended = { turn_ended: !wentOn(entries, i) && e.commentary !== true && !answeredAfter };
-      const since = ended.turn_ended ? null : afterWord(entries, i, failed);
+      const since = ended.turn_ended ? null : afterWord(entries, i, judges);
       // the turn's sub-agents: what they found, which an unfinished turn had not yet reported on, and who had not
       // answered (a turn may end waiting for them)
       const answers = subAgentsOfTurn(entries, turnStartBefore(entries, i), {
@@ -291,7 +300,7 @@ function lastMessage(
   const last = { line: call.line, at: call.at, kind: 'last_message', turn_ended: false } as const;
   // the whole transcript holds no word of the agent's: there is no last message to point back to; when it ends on
   // the results of its calls, what they came to (a piece read after a message tells nothing new that way)
-  const returned = fromStart && !open.length ? callsOfLastTurn(entries, failed) : null;
+  const returned = fromStart && !open.length ? callsOfLastTurn(entries, judges) : null;
   // said as of the last result, so what it came to (a test run) is not newer than it
   if (returned)
     return {
@@ -313,11 +322,11 @@ function lastMessage(
  */
 function callsOfLastTurn(
   entries: readonly TranscriptEntry[],
-  failed: Judge | undefined,
+  judges: Judges,
 ): { text: string; through: number; end: TranscriptEntry } | null {
   const end = entries.filter((e) => !e.sidechain).at(-1);
   if (end?.kind !== 'tool_result' || isUserInterruption(end)) return null;
-  const said = afterWord(entries, turnStartBefore(entries, entries.length), failed, 'Its last calls');
+  const said = afterWord(entries, turnStartBefore(entries, entries.length), judges, 'Its last calls');
   return said ? { ...said, end } : null;
 }
 
@@ -376,12 +385,12 @@ const SUB_AGENT_CHARS = 12_000;
  * Every compaction summary and every sub-agent's answer, then the agent's last message (each kept whole), then the API
  * error (a usage limit's notice or another) and the user's interruption the entries end on, when they do.
  * `fromStart`: the entries begin at the transcript's first line (not a piece after an earlier import), so what the
- * agent did not say in them it never said. `failed`: how the error extraction reads a result (`Judge`), by which the
- * last calls are said to have worked or failed.
+ * agent did not say in them it never said. `failed`, `declined`: how the error extraction reads a result (`Judges`), by
+ * which the last calls are said to have worked, failed or been declined by the user.
  */
 export function agentSummaries(
   entries: readonly TranscriptEntry[],
-  opts: { fromStart?: boolean; failed?: Judge } = {},
+  opts: { fromStart?: boolean } & Judges = {},
 ): AgentSummary[] {
   const compactions = entries
     .filter((e) => e.kind === 'summary' && !e.sidechain && e.text.trim())
@@ -394,7 +403,7 @@ export function agentSummaries(
       text: clipEnds(`${a.agent}: ${a.text}`, SUB_AGENT_CHARS),
     })),
   );
-  const last = lastMessage(entries, opts.fromStart === true, opts.failed);
+  const last = lastMessage(entries, opts.fromStart === true, opts);
   const limit = stoppedOnApiError(entries);
   const stopped = stoppedByUser(entries);
   return [

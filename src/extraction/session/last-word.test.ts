@@ -195,6 +195,35 @@ describe("the agent's last word", () => {
     );
   });
 
+  it('says a call the user declined as declined by the user, not as failed', () => {
+    const said = JSON.stringify({
+      type: 'assistant',
+      message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: 'Fixing the test.' }] },
+    });
+    // Claude Code's tool result for a call the user rejected, then its note that the user stopped the turn there
+    const declined = claudeTool(
+      'e1',
+      'Edit',
+      { file_path: 'cmd/resume_test.go', old_string: 'a', new_string: 'b' },
+      "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.",
+      true,
+    );
+    const stopped = JSON.stringify({
+      type: 'user',
+      message: {
+        role: 'user',
+        content: [{ type: 'text', text: '[Request interrupted by user for tool use]' }],
+      },
+    });
+    const read = claudeTool('r1', 'Read', { file_path: 'src/gone.ts' }, 'File does not exist.', true);
+    expect(lastWord([said, ...read, ...declined].join('\n'))?.text).toBe(
+      'Fixing the test.\n\nAfter it: `Read: src/gone.ts` failed; `Edit: cmd/resume_test.go` declined by the user',
+    );
+    expect(lastWord([said, ...declined, stopped].join('\n'))?.text).toBe(
+      'Fixing the test.\n\nAfter it: `Edit: cmd/resume_test.go` declined by the user',
+    );
+  });
+
   it("says how a command's output ended by its last line that says something, not a closing rule or a note", () => {
     const said = JSON.stringify({
       type: 'assistant',

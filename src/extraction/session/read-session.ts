@@ -1,6 +1,6 @@
 import { agentSummaries, type AgentSummary } from '../../agents/agent-summaries.js';
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
-import { failed } from '../rules/errors/failure.js';
+import { declinedByUser, failed } from '../rules/errors/failure.js';
 import { findFileEffects } from './file-effects.js';
 import { findGitEffects, type Commit, type Effect } from './git-effects.js';
 import { findRemoteEffects } from './remote-effects.js';
@@ -51,6 +51,6 @@ export function readSession(
     effects,
     test_runs: findTestRuns(entries),
     // the last calls judged as the errors are, so the two say the same of a call
-    summaries: agentSummaries(entries, { fromStart: opts.fromStart, failed }),
+    summaries: agentSummaries(entries, { fromStart: opts.fromStart, failed, declined: declinedByUser }),
   };
 }

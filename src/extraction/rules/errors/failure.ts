@@ -129,6 +129,9 @@ export function pythonCrashed(text: string): boolean {
 /** The user said no to a tool call (or stopped it): their choice, not a failure. */
 export const userDecline =
   /doesn't want to proceed with this tool use|User rejected tool use|\[Request interrupted by user/i;
+/** The user declined the call this result answers: an expected outcome, no failure (`expectedOutcome`). */
+export const declinedByUser = (entry: TranscriptEntry): boolean =>
+  entry.kind === 'tool_result' && userDecline.test(entry.text.slice(0, 600));
 /** A hook stopped the agent from finishing its turn and told it why (a user-role message Claude Code writes). */
 export const hookFeedback = /^\s*(?:Subagent)?Stop hook feedback:\s*/;
 /** A hook refusing or failing a call, as Claude Code reports it ("PreToolUse:Bash hook error: ...", "PostToolUse:Edit
@@ -257,7 +260,7 @@ export function succeeded(entry: TranscriptEntry): boolean {
 export function expectedOutcome(entry: TranscriptEntry): string | null {
   const head = entry.text.slice(0, 600);
   if (entry.kind !== 'tool_result') return null;
-  if (userDecline.test(head)) return 'declined by the user';
+  if (declinedByUser(entry)) return 'declined by the user';
   if (entry.tool?.interrupted === true) return 'stopped by the agent';
   // a parallel call cancelled because another call of the same message failed: that other call is the error
   if (siblingCancelled.test(head)) return 'cancelled with a sibling call that failed';
