@@ -64,14 +64,31 @@ export async function gitMark(dir: string): Promise<GitMark | null> {
 }
 
 /**
- * Whose work a worktree holds: the email its commits are made with (git's `user.email`, lowercased), null when none is
- * set (git's made-up `user@host` is no one's: it changes with the machine).
+ * Whose work a worktree holds: the email its commits are made with, lowercased, as git itself decides it
+ * (`git var GIT_AUTHOR_IDENT`: GIT_AUTHOR_EMAIL first, then `author.email`, `user.email`), so an identity given only
+ * by the environment (a devcontainer's) counts. Null when none is given: `user.useConfigOnly` keeps git from making
+ * one up (`user@host` is no one's: it changes with the machine), and the name is set here because git refuses an
+ * ident without one and only the email is read.
  */
 export function owner(dir: string): Promise<string | null> {
   const now = Date.now();
   const known = owners.get(dir);
   if (known && now - known.at < OWNER_KEPT_MS) return known.email;
-  const email = tryGit(dir, ['config', '--get', 'user.email']).then((e) => e?.trim().toLowerCase() || null);
+  const ident = tryGit(dir, [
+    '-c',
+    'user.useConfigOnly=true',
+    '-c',
+    'user.name=baton',
+    'var',
+    'GIT_AUTHOR_IDENT',
+  ]);
+  const email = ident.then(
+    (i) =>
+      /<([^>]*)>/
+        .exec(i ?? '')?.[1]
+        ?.trim()
+        .toLowerCase() || null,
+  );
   owners.set(dir, { at: now, email });
   return email;
 }

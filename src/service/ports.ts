@@ -20,7 +20,7 @@ export interface GitPort {
   gitStart(dir: string, opts?: { dirty?: boolean }): Promise<GitStart | null>;
   /** Where git stands, in one `git status` (a turn's end keeps it); null outside a repository. */
   gitMark(dir: string): Promise<GitMark | null>;
-  /** Whose work the worktree holds: git's `user.email` there, null when none is set. */
+  /** Whose work the worktree holds: the email git makes commits with there (the environment's first), null: none. */
   owner(dir: string): Promise<string | null>;
   /** The git state now; with the workflow's start, the commits made since it too (null: no workflow to measure from). */
   captureGitState(dir: string, start: WorkSpan | null): Promise<GitCapture>;

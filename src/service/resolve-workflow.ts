@@ -5,6 +5,7 @@ import {
   isTerminal,
   isUnusedSessionWorkflow,
   notFound,
+  SET_IDENTITY,
   workflowBranch,
   workflowStatuses,
   type WorkflowState,
@@ -89,9 +90,13 @@ export async function resolveWorkflow(store: Store, git: GitPort, ref: WorkflowR
     const open = workflowStatuses.filter((st) => !isTerminal(st));
     const theirs = (await store.listWorkflows({ worktree, status: open })).length - candidates.length;
     const elsewhere = (await store.listWorkflows({ status: open, limit: 1 })).length > 0;
+    // with no identity here, none of them can be taken for this person's: what to set is said
+    const who = (await git.owner(worktree))
+      ? "another git identity's, made under another email"
+      : `a git identity's, and none is set here (${SET_IDENTITY})`;
     const others =
       theirs > 0
-        ? ` (${theirs} incomplete here ${theirs === 1 ? 'is' : 'are'} another git identity's, made under another user.email: \`baton list\` shows them, -w takes one)`
+        ? ` (${theirs} incomplete here ${theirs === 1 ? 'is' : 'are'} ${who}: \`baton list\` shows them, -w takes one)`
         : elsewhere
           ? ' (`baton list` shows the incomplete workflows of other folders)'
           : '';

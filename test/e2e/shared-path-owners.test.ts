@@ -18,10 +18,10 @@ function team() {
   const repo = makeRepo();
   const env = { BATON_HOME: tempDir('baton-home-'), HOME: tempDir('baton-user-') };
   const as = (email: string) => execFileSync('git', ['config', 'user.email', email], { cwd: repo });
-  const hook = (event: string, fields: Json) =>
+  const hook = (event: string, fields: Json, extra: Record<string, string> = {}) =>
     runCli(['hook', event], {
       cwd: repo,
-      env,
+      env: { ...env, ...extra },
       input: JSON.stringify({ cwd: repo, hook_event_name: event, ...fields }),
     });
   const baton = async (...args: string[]) => {
@@ -83,6 +83,48 @@ describe('two people whose clones have the same path on one database', () => {
     expect(ids(await baton('list', '--here'))).toEqual([anas]);
     const again = await hook('SessionStart', { session_id: 'ana-1', source: 'resume' });
     expect(follows(again.stderr)).toBe(anas);
+  });
+
+  it('an identity given only by the environment (GIT_AUTHOR_EMAIL, no user.email) is whose the work is', async () => {
+    const { repo, env, as, hook, follows } = team();
+    as('ana@team.example');
+    const anas = follows((await hook('SessionStart', { session_id: 'ana-1', source: 'startup' })).stderr);
+    await hook('UserPromptSubmit', { session_id: 'ana-1', prompt: 'add a licence file' });
+
+    // Ben's clone at the same path: no user.email, his identity in the environment (a devcontainer's)
+    execFileSync('git', ['config', '--unset', 'user.email'], { cwd: repo });
+    const ben = { GIT_AUTHOR_EMAIL: 'Ben@Team.example', GIT_COMMITTER_EMAIL: 'Ben@Team.example' };
+    const b = await hook('SessionStart', { session_id: 'ben-1', source: 'startup' }, ben);
+    expect(b.code, b.stderr).toBe(0);
+    const bens = follows(b.stderr);
+    expect(bens).toBeDefined();
+    expect(bens).not.toBe(anas);
+    expect(told(b.stdout)).not.toContain('add a licence');
+    const list = await runCli(['list', '--json'], { cwd: repo, env });
+    const owners = (list.json().workflows as { id: string; owner: string | null }[]).map((w) => [
+      w.id,
+      w.owner,
+    ]);
+    expect(owners).toContainEqual([bens, 'ben@team.example']);
+    expect(owners).toContainEqual([anas, 'ana@team.example']);
+  });
+
+  it('a clone with no git identity at all does not join a teammate\u2019s workflow at its path', async () => {
+    const { repo, env, as, hook, follows } = team();
+    as('ana@team.example');
+    const anas = follows((await hook('SessionStart', { session_id: 'ana-1', source: 'startup' })).stderr);
+    await hook('UserPromptSubmit', { session_id: 'ana-1', prompt: 'add a licence file' });
+    execFileSync('git', ['config', '--unset', 'user.email'], { cwd: repo });
+    // a command here says what to set to see one's own work
+    const none = await runCli(['status'], { cwd: repo, env });
+    expect(none.code).not.toBe(0);
+    expect(none.stderr).toContain("1 incomplete here is a git identity's, and none is set here");
+    expect(none.stderr).toContain('git config user.email');
+    const b = await hook('SessionStart', { session_id: 'who-1', source: 'startup' });
+    expect(b.code, b.stderr).toBe(0);
+    expect(follows(b.stderr)).toBeDefined();
+    expect(follows(b.stderr)).not.toBe(anas);
+    expect(told(b.stdout)).not.toContain('add a licence');
   });
 
   it('a workflow made without a git identity (or before owners were kept) stays everyone\u2019s there', async () => {
