@@ -40,6 +40,7 @@ export * from './workflow-machine.js';
 export * from './briefing-session.js';
 export * from './empty-workflow.js';
 export * from './workflow-owner.js';
+export * from './teammate-work.js';
 export * from './paused-by.js';
 export * from './status-list.js';
 export * from './call-text.js';

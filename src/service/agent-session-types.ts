@@ -5,6 +5,7 @@ import type {
   WorkflowStatus,
   AgentRef,
   AgentSessionRef,
+  TeammateWork,
 } from '../core/index.js';
 import type { SetAside } from './replaced-repository.js';
 import type { OnOtherBranch } from './other-branch.js';
@@ -182,4 +183,9 @@ export type StartResult = TrackResult & {
    * null). Absent otherwise.
    */
   history_whole?: true;
+  /**
+   * Other people's unfinished workflows at this folder's path or on the branch checked out (`teammateWork`), found at
+   * a new conversation's start: pointed to, not joined. Absent when none.
+   */
+  teammates?: TeammateWork[];
 };

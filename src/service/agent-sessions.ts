@@ -67,6 +67,7 @@ import { importsOf } from './record-lists.js';
 import { requestsSinceTurnEnd } from '../core/agent-turn.js';
 import { workflowsHere } from './workflows-here.js';
 import { workOfGoneWorktree } from './gone-worktree.js';
+import { teammateWork } from './teammate-work.js';
 
 /** What does not make a snapshot stale: the handoff, the sessions, compactions, the checkpoint of that snapshot. */
 const bookkeeping: ReadonlySet<BatonEvent['type']> = new Set([
@@ -628,6 +629,17 @@ export class AgentSessions {
    * yet gets no context.
    */
   async start(input: StartInput): Promise<StartResult> {
+    const started = await this.startFound(input);
+    // a new conversation is told once, at its start, of other people's unfinished work it could be taken for
+    if (!input.fresh_start || !started.workflow_id) return started;
+    const worktree = input.worktree ?? (await this.svc.git.resolveWorktree(input.cwd));
+    const { store, git } = this.svc;
+    const owner = await git.owner(worktree);
+    const theirs = await teammateWork(store, git, worktree, owner, new Date(this.now()));
+    return theirs.length ? { ...started, teammates: theirs } : started;
+  }
+
+  private async startFound(input: StartInput): Promise<StartResult> {
     const f = await this.find(input, input.fresh_start === true, input.conversations_over);
     const finished = f.finished ?? null;
     const set_aside = f.setAside ?? [];

@@ -67,6 +67,7 @@ import { nextStep } from './next-step.js';
 import { closeEnded, requeuePaused } from './work-submit.js';
 import { resolveWorkflow, type WorkflowRef } from './resolve-workflow.js';
 import { branchStanding } from './other-branch.js';
+import { teammateWork } from './teammate-work.js';
 import { CrashWatch } from './runtime/crash-watch.js';
 import { sessionStatus, sessionTimeline } from './session-status.js';
 import { findCheckpoint } from './checkpoint-lookup.js';
@@ -306,7 +307,8 @@ export class BatonService {
   /**
    * Where a workflow stands against the branch its worktree has checked out: left for the branch its work is on
    * (`away`: that branch still exists and the one checked out does not hold the work), which an agent session started
-   * in the worktree now would not go on with (other-branch.ts: it starts a new workflow), or not (null).
+   * in the worktree now would not go on with (other-branch.ts: it starts a new workflow), or not (null); and other
+   * people's unfinished workflows at its folder's path or on that branch (`teammates`: theirs, never its own).
    */
   async standing(ref: WorkflowRef) {
     const s = await this.resolve(ref);
@@ -314,7 +316,12 @@ export class BatonService {
     const away = open
       ? ((await branchStanding(this.store, this.git, s.worktree as string, [s])).away[0] ?? null)
       : null;
-    return { workflow_id: s.id, away };
+    // other people's unfinished work at its folder's path or on its branch: theirs, said beside it
+    const now = this.options.now?.() ?? new Date();
+    const teammates = s.worktree
+      ? await teammateWork(this.store, this.git, s.worktree, s.owner ?? null, now)
+      : [];
+    return { workflow_id: s.id, away, teammates };
   }
 
   /** The run folder's task logs of a workflow (each agent run of each task), oldest first. */

@@ -15,6 +15,7 @@ import {
   renderResumeReport,
   shortHash,
   standingText,
+  teammateWorkWords,
   type NextStep,
   type PauseWaits,
   type QueueStanding,
@@ -168,10 +169,14 @@ const optionsText = (p: RecoveryPlan) =>
     ...changesText(o),
   ]);
 
-/** Where the workflow's work is against the branch checked out; none from a server too old to say (no such route). */
-const awayOf = async (client: BatonClient, workflowId: string) => {
+/**
+ * Where the workflow's work is against the branch checked out, and other people's unfinished work at its folder or on
+ * its branch; none from a server too old to say (no such route; one without `teammates` names none).
+ */
+const standingOf = async (client: BatonClient, workflowId: string) => {
   try {
-    return (await client.standing({ workflowId })).away;
+    const s = await client.standing({ workflowId });
+    return { away: s.away, teammates: s.teammates ?? [] };
   } catch (e) {
     if (BatonError.isInstance(e) && e.code === 'not_found') return null;
     throw e;
@@ -245,7 +250,10 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
         } = watchAgents(found, rt.settings(g).home);
         // this machine's reading, over a server's (its hooks' files are here); no gone_agents key when none is gone
         // found by the folder: whether the next agent session here would go on with it, its work on another branch
-        const away = o.workflow ? null : await awayOf(client, found.workflow.id);
+        const standing = o.workflow ? null : await standingOf(client, found.workflow.id);
+        const away = standing?.away ?? null;
+        // another person's unfinished work here (same path, or this branch in their clone): pointed to, not merged
+        const teammates = standing?.teammates ?? [];
         // the worktree as git has it on this machine now: files still holding conflict markers are said first, before
         // an agent or a person commits them (null: none, or the worktree is not here)
         const conflict = found.workflow.worktree ? await gitConflict(found.workflow.worktree) : null;
@@ -256,6 +264,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
           transcripts_not_read: notRead,
           ...(away ? { away } : {}),
           git_conflict: conflict ? { ...conflict, words: conflictWords(conflict) } : null,
+          ...(teammates.length ? { teammates } : {}),
         };
         print(s, () =>
           [
@@ -293,6 +302,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
             `ready to start: ${s.runnable_tasks.map((t) => t.id).join(', ') || 'none'}`,
             ...(s.driver ? [driverLine(s.driver, Date.now())] : []),
             ...(away ? [`branch: ${awayWords(away)}`] : []),
+            ...teammates.map((t) => `not yours: ${teammateWorkWords(t)}`),
             ...(s.usage_limit ? [`agent: ${s.usage_limit}`] : []),
             ...gone.map((a) => `agent: ${goneLine(a, s)}`),
             ...unread.map(
@@ -396,7 +406,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
         for (const r of read) rt.io.err(`note: ${r}`);
         const c = await client.context({ workflowId: status.workflow.id }, budget);
         for (const a of goneAgentsOf(status, home)) rt.io.err(`note: ${goneWords(a)}`);
-        const away = o.workflow ? null : await awayOf(client, status.workflow.id);
+        const away = o.workflow ? null : ((await standingOf(client, status.workflow.id))?.away ?? null);
         if (away) rt.io.err(`note: ${awayWords(away)}`);
         rt.io.out(
           g.json

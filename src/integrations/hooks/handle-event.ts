@@ -10,6 +10,8 @@ import {
   linkedPhrase,
   notLinkedPhrase,
   progressLabel,
+  teammateWorkWords,
+  type TeammateWork,
   type BranchChange,
   type EarlierWorkflow,
 } from '../../core/index.js';
@@ -653,6 +655,18 @@ function busyNote(e: Elsewhere): string {
     : `another conversation wrote its transcript in this worktree ${e.ago} s ago, so it is not taken as cut off: if it is still at work, ${shared}; if it stopped, what it wrote was read`;
 }
 
+/**
+ * Other people's unfinished workflows a new conversation here could be taken for (a shared store): the user and the
+ * agent are pointed to each, with the command that shows its briefing; this conversation has a workflow of its own.
+ */
+function teammatesNote(theirs: readonly TeammateWork[]) {
+  const each = theirs.map(teammateWorkWords);
+  return {
+    tell: `Baton: ${each.join('; ')}. It is theirs: this conversation has its own workflow`,
+    agent: `Another person's unfinished work (theirs, not this session's: do not continue it unless the user asks):\n${each.map((l) => `- ${l}`).join('\n')}`,
+  };
+}
+
 /** Why a session start hands over, in words: a compaction or a resume is the same conversation going on. */
 const startReason = (agent: string, source: string) =>
   source === 'compact'
@@ -744,6 +758,8 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
       const unwired = missing.length ? notSetUpNote(missing) : null;
       // a limit still in force: the agent may stop again at once (the briefing says it too, to the agent; a new
       // conversation is told it with the work it goes on with)
+      // another person's unfinished work here (a teammate's clone at this path, or this branch in theirs): pointed to
+      const theirs = t.teammates?.length ? teammatesNote(t.teammates) : null;
       const limitAhead =
         t.limit_in_force && !limited.length && !goingOn
           ? `Baton: this workflow's last turn was ${t.limit_in_force}; until then the agent may stop again at once`
@@ -762,6 +778,7 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
         done?.tell,
         earlier?.tell,
         goingOn,
+        theirs?.tell,
         unwired,
       ].filter(Boolean);
       const told = tells.length ? { tell: tells.join('. ') } : {};
@@ -818,7 +835,7 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
         return {
           outcome: 'ok',
           note: `${before ? `${before}; ` : ''}${done ? `${done.note}; ` : ''}${c.note}`,
-          output: context('SessionStart', `${head}${did}${c.text}`),
+          output: context('SessionStart', `${head}${did}${c.text}${theirs ? `\n${theirs.agent}\n` : ''}`),
           ...told,
           ...read,
           ...takenOver,
@@ -830,7 +847,10 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
       return {
         outcome: 'ok',
         note: `${before ? `${before}; ` : ''}${done ? `${done.note}; ` : ''}${t.note}; injected the context (${t.context.chars} characters${t.context.cut ? ', cut to fit' : ''}, hash ${t.context.hash})${others ? ` (${others.who} worked on it since this conversation's last turn)` : ''}`,
-        output: context('SessionStart', head ? `${head}\n\n${t.context.text}` : t.context.text),
+        output: context(
+          'SessionStart',
+          `${head ? `${head}\n\n` : ''}${t.context.text}${theirs ? `\n${theirs.agent}\n` : ''}`,
+        ),
         ...told,
         ...read,
         ...takenOver,

@@ -95,6 +95,20 @@ export const OnOtherBranch = z.object({
   checked_out: z.string(),
 });
 
+/** Another person's unfinished workflow at the folder's path or on its branch (core `TeammateWork`). */
+export const TeammateWork = z
+  .object({
+    workflow_id: z.string(),
+    owner: z.string(),
+    title: z.string(),
+    status: WorkflowStatus,
+    updated_at: z.string(),
+    branch: z.string().nullable(),
+    same_folder: z.boolean(),
+    stopped: z.string().nullable(),
+  })
+  .openapi('TeammateWork');
+
 export const StartResult = z
   .object({
     ...trackFields,
@@ -106,6 +120,7 @@ export const StartResult = z
     resumed_from: z.object({ status: WorkflowStatus, reason: z.string().nullable() }).optional(),
     limit_in_force: z.string().nullable().optional(),
     history_whole: z.literal(true).optional(),
+    teammates: z.array(TeammateWork).optional(),
   })
   .openapi('StartResult');
 
@@ -127,5 +142,5 @@ export const CheckpointIfDueResult = z
 
 /** Where a workflow stands against the branch its worktree has checked out (`baton status` and `baton context`). */
 export const Standing = z
-  .object({ workflow_id: z.string(), away: OnOtherBranch.nullable() })
+  .object({ workflow_id: z.string(), away: OnOtherBranch.nullable(), teammates: z.array(TeammateWork) })
   .openapi('Standing');

@@ -1,0 +1,113 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { gitIn, makeRepo, tempDir } from '../helpers/git-repo.js';
+import { freshPostgresUrl } from '../helpers/postgres.js';
+
+type Json = Record<string, unknown>;
+
+/** The hook's answer: what the user is told (systemMessage) and what the agent is given (additionalContext). */
+const said = (stdout: string) => {
+  const out = stdout.trim()
+    ? (JSON.parse(stdout) as {
+        systemMessage?: string;
+        hookSpecificOutput?: { additionalContext?: string };
+      })
+    : {};
+  return { user: out.systemMessage ?? '', agent: out.hookSpecificOutput?.additionalContext ?? '' };
+};
+
+/**
+ * Ana and Ben share one Baton store (one SQLite file both reach, or a team PostgreSQL), each with their own clone of
+ * one origin at their own path and their own HOME. Ben's git identity is only in his environment.
+ */
+async function team(store: 'sqlite' | 'postgres') {
+  const origin = makeRepo('baton-origin-');
+  const shared =
+    store === 'postgres'
+      ? { BATON_DATABASE_URL: await freshPostgresUrl('baton_teammates') }
+      : { BATON_HOME: tempDir('baton-home-') };
+  const clone = (who: string) => {
+    const dir = join(tempDir(`baton-${who}-`), 'cli');
+    gitIn(origin, 'clone', '-q', origin, dir);
+    return dir;
+  };
+  const ana = clone('ana');
+  gitIn(ana, 'config', 'user.email', 'ana@team.example');
+  const ben = clone('ben');
+  const envs = {
+    [ana]: { ...shared, HOME: tempDir('baton-user-') },
+    [ben]: {
+      ...shared,
+      HOME: tempDir('baton-user-'),
+      GIT_AUTHOR_EMAIL: 'ben@team.example',
+      GIT_COMMITTER_EMAIL: 'ben@team.example',
+    },
+  };
+  const hook = (repo: string, event: string, fields: Json) =>
+    runCli(['hook', event], {
+      cwd: repo,
+      env: envs[repo] ?? { ...shared, HOME: tempDir('baton-user-') },
+      input: JSON.stringify({ cwd: repo, hook_event_name: event, ...fields }),
+    });
+  const baton = (repo: string, ...args: string[]) => runCli(args, { cwd: repo, env: envs[repo] });
+  const follows = (stderr: string) => /workflow (wf-[^\s)]+)/.exec(stderr)?.[1];
+  return { origin, ana, ben, hook, baton, follows };
+}
+
+describe.each(['sqlite', 'postgres'] as const)(
+  'a teammate\u2019s unfinished work on a shared %s store',
+  (store) => {
+    it('the next person on that branch is pointed to it, at their session start and in baton status, not joined to it', async () => {
+      const { ana, ben, hook, baton, follows } = await team(store);
+      gitIn(ana, 'checkout', '-q', '-b', 'fix-login');
+      const a = await hook(ana, 'SessionStart', { session_id: 'ana-1', source: 'startup' });
+      const anas = follows(a.stderr);
+      expect(anas, a.stderr).toBeDefined();
+      await hook(ana, 'UserPromptSubmit', { session_id: 'ana-1', prompt: 'stabilise the flaky login test' });
+      gitIn(ana, 'push', '-q', '-u', 'origin', 'fix-login');
+
+      // Ben pulls her branch into his clone and starts his agent there
+      gitIn(ben, 'fetch', '-q', 'origin');
+      gitIn(ben, 'checkout', '-q', 'fix-login');
+      const b = await hook(ben, 'SessionStart', { session_id: 'ben-1', source: 'startup' });
+      expect(b.code, b.stderr).toBe(0);
+      const bens = follows(b.stderr);
+      expect(bens).toBeDefined();
+      expect(bens).not.toBe(anas);
+      const pointer = `ana@team.example has a workflow on this branch (fix-login): ${anas} "stabilise the flaky login test" (in progress; last updated `;
+      const { user, agent } = said(b.stdout);
+      expect(user).toContain(pointer);
+      expect(user).toContain(`\`baton context -w ${anas}\` to read it`);
+      expect(agent).toContain(pointer);
+      // the briefing is not hers
+      expect(agent).toContain('Nothing is recorded yet');
+
+      const status = await baton(ben, 'status');
+      expect(status.code, status.stderr).toBe(0);
+      expect(status.stdout).toContain(`not yours: ${pointer}`);
+      const json = (await baton(ben, 'status', '--json')).json<{ teammates: { workflow_id: string }[] }>();
+      expect(json.teammates.map((t) => t.workflow_id)).toEqual([anas]);
+      // Ana's own status names no one: the work is hers
+      expect((await baton(ana, 'status')).stdout).not.toContain('not yours');
+    });
+
+    it('a workflow of another branch, or of another project on a branch of the same name, is not pointed to', async () => {
+      const { ana, ben, hook, baton, follows } = await team(store);
+      gitIn(ana, 'checkout', '-q', '-b', 'fix-login');
+      await hook(ana, 'SessionStart', { session_id: 'ana-1', source: 'startup' });
+      await hook(ana, 'UserPromptSubmit', { session_id: 'ana-1', prompt: 'stabilise the flaky login test' });
+      // Cy's project, another repository on the same store, also on main: none of its commits is in Ben's clone
+      const other = makeRepo('baton-other-');
+      gitIn(other, 'config', 'user.email', 'cy@team.example');
+      await hook(other, 'SessionStart', { session_id: 'cy-1', source: 'startup' });
+      await hook(other, 'UserPromptSubmit', { session_id: 'cy-1', prompt: 'write the changelog' });
+
+      // Ben stays on main
+      const b = await hook(ben, 'SessionStart', { session_id: 'ben-1', source: 'startup' });
+      expect(follows(b.stderr)).toBeDefined();
+      expect(said(b.stdout).user).not.toContain('has a workflow');
+      expect((await baton(ben, 'status')).stdout).not.toContain('not yours');
+    });
+  },
+);
