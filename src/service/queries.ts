@@ -449,15 +449,29 @@ export class Queries {
     const latest = stale ? null : await this.latestSnapshot(s);
     // nor while HEAD stayed (a commit since, by hand or by a call whose result a crash lost, is in the done list), for
     // a workflow still open: a finished one's last snapshot is its last word, what came after is another's work
+    // read away from its checkout (a teammate's workflow): git here is not its git, so what it recorded stands
+    const away = await this.checkoutElsewhere(s);
     const git =
-      this.git && !(latest && isTerminal(s.status))
+      this.git && !away && !(latest && isTerminal(s.status))
         ? await this.git.captureGitState(s.worktree, workSpanOf(s))
         : null;
     const snap = latest && sameGit(latest, git) ? latest : this.liveSnapshot(s, git);
     return this.compiler.compile(snap, briefingSession(s), {
-      workflow: s,
+      workflow: away ? { ...s, checkout_elsewhere: away } : s,
       ...(budget !== undefined ? { budget } : {}),
     });
+  }
+
+  /**
+   * Where the workflow's checkout is, in words, when this machine does not hold it: its folder is not here, or the
+   * clone at its path is another person's (another git identity's). Null when the checkout here is its own.
+   */
+  private async checkoutElsewhere(s: WorkflowState): Promise<string | null> {
+    if (!this.git || !s.worktree) return null;
+    if (await this.git.worktreeGone(s.worktree))
+      return `in ${s.worktree}${s.owner ? ` (${s.owner}'s)` : ''}, a folder this machine does not have`;
+    if (s.owner && (await this.git.owner(s.worktree)) !== s.owner) return `on ${s.owner}'s machine`;
+    return null;
   }
 
   /** Every checkpoint of the workflow, oldest first (from the records: the state keeps the recent ones). */

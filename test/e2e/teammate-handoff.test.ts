@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -88,6 +89,18 @@ describe.each(['sqlite', 'postgres'] as const)(
       expect(status.stdout).toContain(`not yours: ${pointer}`);
       const json = (await baton(ben, 'status', '--json')).json<{ teammates: { workflow_id: string }[] }>();
       expect(json.teammates.map((t) => t.workflow_id)).toEqual([anas]);
+      // Ana's briefing read on Ben's side: her uncommitted file is hers, not in Ben's checkout
+      writeFileSync(join(ana, 'interactive.go'), 'package cli\n');
+      const cp = await baton(ana, 'checkpoint', '--name', 'before-the-limit');
+      expect(cp.code, cp.stderr).toBe(0);
+      const mine = await baton(ana, 'context', '-w', anas!);
+      expect(mine.stdout).toMatch(/uncommitted changes[^\n]*interactive\.go/);
+      expect(mine.stdout).not.toContain('not in this checkout');
+      const hers = await baton(ben, 'context', '-w', anas!);
+      expect(hers.code, hers.stderr).toBe(0);
+      expect(hers.stdout).toMatch(
+        /uncommitted changes on ana@team\.example's machine, not in this checkout[^\n]*interactive\.go/,
+      );
       // Ana's own status names no one: the work is hers
       expect((await baton(ana, 'status')).stdout).not.toContain('not yours');
     });

@@ -323,12 +323,13 @@ function commonFolder(paths: readonly string[]): string | null {
 
 /**
  * Side effects the next session must not redo, grouped, files newest first when cut (relative to `worktree` when
- * inside it).
+ * inside it). `otherCheckout`: read where the workflow's checkout is not (another person's machine).
  */
 export function alreadyDone(
   snap: SessionSnapshot,
   limits: ContextLimits,
   worktree: string | null = null,
+  otherCheckout = false,
 ): AlreadyDone {
   const effects = snap.side_effects ?? [];
   const done = doneCommits(effects, snap.git_state, limits);
@@ -366,7 +367,9 @@ export function alreadyDone(
     : [];
   const elsewhere = added.findLast((w) => shown.list.some((f) => f.path.startsWith(`${w}/`))) ?? null;
   const shownFiles = shown.names.map(
-    (name, i) => `${clip(name, 160)}${dirty.has(shown.list[i]!.path) ? ' (uncommitted)' : ''}`,
+    // read from another checkout (a teammate's): uncommitted there is not here
+    (name, i) =>
+      `${clip(name, 160)}${dirty.has(shown.list[i]!.path) ? (otherCheckout ? ' (uncommitted in its own checkout, not here)' : ' (uncommitted)') : ''}`,
   );
   // a comment posted, a release, a migration: as much not to redo as a push, and kept as long
   const other = effects.filter((e) => e.kind === 'migration' || e.kind === 'other');

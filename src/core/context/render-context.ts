@@ -281,8 +281,10 @@ function git(c: ResumeContext, out: string[]) {
     const named = c.git.uncommitted_files?.length
       ? `: ${c.git.uncommitted_files.join(', ')}${c.git.uncommitted_more ? ` and ${c.git.uncommitted_more} more` : ''}`
       : '';
+    // the changes of another person's checkout: theirs, not files this checkout holds
+    const there = c.git.checkout_elsewhere ? ` ${c.git.checkout_elsewhere}, not in this checkout` : '';
     const changes = c.git.has_uncommitted
-      ? `uncommitted changes${c.git.summary ? ` (${c.git.summary})` : ''}${named}${block}`
+      ? `uncommitted changes${there}${c.git.summary ? ` (${c.git.summary})` : ''}${named}${block}`
       : `no uncommitted changes${block}`;
     const n = c.git.files_modified;
     const since = n ? `; ${counted(n, 'file')} changed since the start` : '';

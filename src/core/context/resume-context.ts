@@ -139,6 +139,12 @@ export type ContextWorkflow = Pick<WorkflowState, 'worktree' | 'status' | 'earli
   now?: string;
   /** Another conversation is at work on the workflow as the context is made, for a new one: see `Elsewhere`. */
   elsewhere?: Elsewhere;
+  /**
+   * Where the workflow's checkout is, in words ("on ana@example.com's machine"), when it is not the one here (another
+   * person's clone at its path, or a folder this machine does not have): its uncommitted files are there, not in this
+   * checkout. Absent: the checkout here is its own.
+   */
+  checkout_elsewhere?: string;
 };
 
 /**
@@ -267,6 +273,8 @@ export interface ResumeContext {
      * machine, another clone), or its branch not the one checked out now. Absent otherwise.
      */
     recorded?: { cwd: string | null; branch: string | null };
+    /** Where the uncommitted changes are when not in this checkout (`ContextWorkflow.checkout_elsewhere`). */
+    checkout_elsewhere?: string;
   };
   test_state: Tdd | null;
   next: {
@@ -512,7 +520,7 @@ export function compileResumeContext(
           ...(left.has(t.id) ? { left_behind: true as const } : {}),
         };
       }),
-    already_done: alreadyDone(snap, limits, workflow?.worktree ?? null),
+    already_done: alreadyDone(snap, limits, workflow?.worktree ?? null, !!workflow?.checkout_elsewhere),
     last_state: lastState(snap, limits.last_state_chars),
     before_compaction: beforeCompaction(snap, limits.compaction_chars),
     interrupted: interruptionOf(snap),
@@ -570,6 +578,7 @@ export function compileResumeContext(
       ...(limits.recorded_place > 0
         ? recordedApart(workflow?.recorded ?? null, snap.git_state?.branch ?? null)
         : {}),
+      ...(workflow?.checkout_elsewhere ? { checkout_elsewhere: workflow.checkout_elsewhere } : {}),
     },
     test_state: tddOf(snap.test_state, limits.failing_tests, limits.command_chars, snap.side_effects ?? []),
     next: {
