@@ -109,6 +109,9 @@ describe('two people whose clones have the same path on one database', () => {
       `ana@team.example has a workflow in this folder: ${anas} "add a licence file"`,
     );
     expect(told(b.stdout)).toContain(`\`baton context -w ${anas}\` to read it`);
+    // doctor says whose the work made here is
+    const doctor = await runCli(['doctor'], { cwd: repo, env: { ...env, ...ben } });
+    expect(doctor.stdout).toContain('identity: ben@team.example');
     const next = await hook('UserPromptSubmit', { session_id: 'ben-1', prompt: 'fix the typo' }, ben);
     expect(told(next.stdout)).not.toContain('has a workflow in this folder');
     const list = await runCli(['list', '--json'], { cwd: repo, env });
@@ -131,6 +134,9 @@ describe('two people whose clones have the same path on one database', () => {
     expect(none.code).not.toBe(0);
     expect(none.stderr).toContain("1 incomplete here is a git identity's, and none is set here");
     expect(none.stderr).toContain('git config user.email');
+    const doctor = await runCli(['doctor'], { cwd: repo, env });
+    expect(doctor.stdout).toContain('note: no git identity here');
+    expect(doctor.stdout).toContain('git config user.email');
     const b = await hook('SessionStart', { session_id: 'who-1', source: 'startup' });
     expect(b.code, b.stderr).toBe(0);
     expect(follows(b.stderr)).toBeDefined();

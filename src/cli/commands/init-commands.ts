@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { homedir } from 'node:os';
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { BatonError, counted, invalidInput, isTerminal } from '../../core/index.js';
+import { BatonError, counted, invalidInput, isTerminal, SET_IDENTITY } from '../../core/index.js';
 import * as git from '../../git/git.js';
 import { hookLogPath, readHookLog } from '../../integrations/hooks/hook-log.js';
 import {
@@ -444,9 +444,17 @@ export function registerInitCommands(program: Command, rt: Runtime) {
               : `${none}: \`baton create\` starts one (with the hooks \`baton init\` wires, the next agent session start does)`,
         );
       }
+      // whose the workflows made here are (the identity recorded as their owner): without one, on a store a team
+      // shares, this clone's work cannot be told from a teammate's at the same path
+      const identity = start !== null ? await git.owner(root) : null;
+      if (start !== null && identity === null)
+        found.notes.push(
+          `no git identity here: Baton records no owner for the workflows made here, and cannot tell them from a teammate's on a shared store; ${SET_IDENTITY}`,
+        );
       const report = {
         ok: found.problems.length === 0,
         root,
+        identity,
         settings: {
           auto_track: settings.autoTrack,
           checkpoint_interval_ms: settings.checkpointIntervalMs,
@@ -469,6 +477,8 @@ export function registerInitCommands(program: Command, rt: Runtime) {
       };
       print(report, () => {
         const out = [`Baton in ${root}`, `store: ${storeText(store)}`];
+        if (identity)
+          out.push(`identity: ${identity} (git's author email here: the owner recorded on its workflows)`);
         for (const a of found.agents) {
           out.push(`${agentLabel(a.agent)}:`);
           for (const h of a.hooks)
