@@ -113,6 +113,10 @@ describe.each(['sqlite', 'postgres'] as const)(
       // Cy's project, another repository on the same store, also on main: none of its commits is in Ben's clone
       const other = makeRepo('baton-other-');
       gitIn(other, 'config', 'user.email', 'cy@team.example');
+      // its own history: makeRepo's first commit is the same commit in any repository made in the same second
+      writeFileSync(join(other, 'CHANGELOG.md'), '# changes\n');
+      gitIn(other, 'add', '.');
+      gitIn(other, 'commit', '-q', '-m', 'changelog');
       await hook(other, 'SessionStart', { session_id: 'cy-1', source: 'startup' });
       await hook(other, 'UserPromptSubmit', { session_id: 'cy-1', prompt: 'write the changelog' });
 
