@@ -357,7 +357,14 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
       (e as { details?: { unanswered?: unknown } }).details?.unanswered === true
         ? { unanswered: true as const }
         : {};
-    return finish({ outcome: 'failed', note: failure, output, ...unanswered });
+    // a store or server out of reach loses nothing the agent wrote: said, as a hook that did not wait for one says it
+    const outOfReach =
+      (e as { code?: unknown }).code === 'unavailable' && !/answers again/.test(failure)
+        ? event === 'SessionStart'
+          ? '; nothing is lost: the briefing comes with the next prompt once it answers again'
+          : "; nothing is lost: the session's transcript is read once it answers again"
+        : '';
+    return finish({ outcome: 'failed', note: `${failure}${outOfReach}`, output, ...unanswered });
   } finally {
     clearTimeout(timer);
   }

@@ -364,6 +364,18 @@ describe('a session start that could not reach the store', () => {
     });
     expect(down.code).toBe(0);
     expect(down.stdout).toContain('Baton could not load');
+    // the user is told what is lost: nothing
+    expect((JSON.parse(down.stdout) as { systemMessage: string }).systemMessage).toMatch(
+      /^Baton: the SessionStart hook failed: cannot reach PostgreSQL .+; nothing is lost: the briefing comes with the next prompt once it answers again\. Run `baton doctor`/,
+    );
+    const stopDown = await runCli(['hook', 'Stop'], {
+      cwd: repo,
+      env: { ...env, BATON_DATABASE_URL: 'postgres://baton@127.0.0.1:1/baton' },
+      input: JSON.stringify({ hook_event_name: 'Stop', session_id: 's2', cwd: repo }),
+    });
+    expect((JSON.parse(stopDown.stdout) as { systemMessage: string }).systemMessage).toMatch(
+      /^Baton: the Stop hook failed: cannot reach PostgreSQL .+; nothing is lost: the session's transcript is read once it answers again\. Run `baton doctor`/,
+    );
     // the store answers again: the first prompt brings the briefing, and says why
     const back = await hook('UserPromptSubmit', { session_id: 's2', cwd: repo, prompt: 'go on' });
     const out = JSON.parse(back.stdout) as {
