@@ -214,6 +214,8 @@ describe('a SessionStart in a repository deleted and made again at the same path
     rmSync(repo, { recursive: true, force: true });
     mkdirSync(repo);
     gitIn(repo, 'init', '-q', '-b', 'main');
+    // the same person (a real one's identity is in their global git config, which this test's HOME lacks)
+    gitIn(repo, 'config', 'user.email', 'test@baton.invalid');
     const start = await baton(['hook', 'SessionStart'], payload('session_start.json', 0, repo));
     expect(start.code).toBe(0);
     const out = JSON.parse(start.stdout) as { systemMessage: string };
