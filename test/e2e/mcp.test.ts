@@ -1,9 +1,8 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { batonBin, runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
-import { hermeticEnv } from '../helpers/hermetic-env.js';
+import { mcpClient } from '../helpers/mcp-client.js';
 
 type ToolResult = { content: { type: string; text: string }[]; isError?: boolean };
 
@@ -11,7 +10,7 @@ type ToolResult = { content: { type: string; text: string }[]; isError?: boolean
 describe('baton mcp', () => {
   const repo = makeRepo();
   const env = { BATON_HOME: tempDir('baton-home-') };
-  const client = new Client({ name: 'test', version: '1.0.0' });
+  let client: Client;
   const call = async (name: string, args: Record<string, unknown> = {}) =>
     (await client.callTool({ name, arguments: args })) as ToolResult;
   const json = (r: ToolResult) => JSON.parse(r.content[0]!.text) as Record<string, any>;
@@ -22,14 +21,7 @@ describe('baton mcp', () => {
       { cwd: repo, env },
     );
     expect(created.code, created.stderr).toBe(0);
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [batonBin, 'mcp'],
-        cwd: repo,
-        env: hermeticEnv(env) as Record<string, string>,
-      }),
-    );
+    client = await mcpClient(repo, env);
   });
   afterAll(() => client.close());
 
@@ -202,15 +194,7 @@ describe('baton mcp: an agent without a terminal', () => {
   const env = { BATON_HOME: tempDir('baton-home-') };
   const clients: Client[] = [];
   const connect = async (cwd: string, extra: Record<string, string> = {}) => {
-    const client = new Client({ name: 'test', version: '1.0.0' });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [batonBin, 'mcp'],
-        cwd,
-        env: hermeticEnv({ ...env, ...extra }) as Record<string, string>,
-      }),
-    );
+    const client = await mcpClient(cwd, { ...env, ...extra });
     clients.push(client);
     return async (name: string, args: Record<string, unknown> = {}) =>
       (await client.callTool({ name, arguments: args })) as ToolResult;
@@ -334,15 +318,7 @@ describe('baton mcp: an agent without a terminal', () => {
     expect(text(driven)).toContain('second');
     for (const r of [stale, none, both]) expect(json(r).error.message).not.toMatch(/-w\b/);
     // nor do the snapshots as resources
-    const bare = new Client({ name: 'test', version: '1.0.0' });
-    await bare.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [batonBin, 'mcp'],
-        cwd: makeRepo(),
-        env: hermeticEnv(env) as Record<string, string>,
-      }),
-    );
+    const bare = await mcpClient(makeRepo(), env);
     clients.push(bare);
     const listed = await bare.listResources().then(
       () => null,
