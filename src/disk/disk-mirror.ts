@@ -338,9 +338,12 @@ export class DiskMirror {
   /** On start: every workflow of the database whose run folder lags it is brought up to date. */
   async catchUp(filter: { worktree?: string; owner?: string | null } = {}): Promise<CatchUpReport> {
     const report: CatchUpReport = { written: [], behind: [], repaired: [], failed: [] };
-    const { owner = null, ...where } = filter;
-    // a teammate's workflow at the same path (a shared database) is not written into this clone
-    const mine = (await this.store.listWorkflows(where)).filter((s) => ownedBy(s, owner));
+    const { owner, ...where } = filter;
+    // a teammate's workflow at the same path (a shared database) is not written into this clone; no owner given
+    // (not `null`, a clone with no identity: no one's in particular) is every workflow
+    const mine = (await this.store.listWorkflows(where)).filter(
+      (s) => owner === undefined || ownedBy(s, owner),
+    );
     for (const s of mine) {
       try {
         const outcome = await this.sync(s);
