@@ -1,5 +1,6 @@
 import type { Command, Help } from 'commander';
 import { COMMANDS, GROUPS, type GroupName } from './command-table.js';
+import { editDistance } from '../core/index.js';
 
 /**
  * `baton --help`: the commands by what they are for (the groups of command-table.ts), each group with one example,
@@ -29,26 +30,9 @@ export function rootHelp(program: Command, helper: Help): string {
   return out.join('\n');
 }
 
-/** Edit distance with adjacent transpositions (optimal string alignment). */
-function distance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) =>
-    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  );
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        v = Math.min(v, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = v;
-    }
-  }
-  return d[a.length]![b.length]!;
-}
-
 /** The commands nearest a mistyped one: the closest by edit distance (at most 2 edits, or a third of the word), or those it begins. */
 export function nearestCommands(word: string, names: string[]): string[] {
-  const scored = names.map((name) => ({ name, d: distance(word, name) }));
+  const scored = names.map((name) => ({ name, d: editDistance(word, name) }));
   const limit = Math.max(2, Math.floor(word.length / 3));
   const best = Math.min(...scored.map((s) => s.d));
   const close = best <= limit ? scored.filter((s) => s.d === best).map((s) => s.name) : [];

@@ -13,6 +13,7 @@ export * from './commands/requests.js';
 export * from './requests/index.js';
 export * from './agent-tasks/index.js';
 export * from './similarity.js';
+export * from './edit-distance.js';
 export * from './commands/resume.js';
 export * from './commands/snapshots.js';
 export * from './commands/tasks.js';

@@ -1,3 +1,5 @@
+import { mistyped } from '../edit-distance.js';
+
 /**
  * What got a worked-around error out of the way, as its record says it (the notes the extraction wrote), for the
  * briefing's list of errors: a `[workaround]` that does not say what worked tells the next session nothing.
@@ -19,6 +21,20 @@ function verbOf(command: string): string | null {
   const sub = rest.slice(0, 2);
   const plain = sub.findIndex((w) => !/^[a-z][\w-]*$/.test(w));
   return [program, ...(plain < 0 ? sub : sub.slice(0, plain))].join(' ');
+}
+
+/**
+ * The same program and subcommand, one of its words typed right where the failure named it mistyped (`cargo build`
+ * after `cargo biuld` and "no such command: `biuld`").
+ */
+function typedRight(verb: string, later: string, failure: string): boolean {
+  const [a, b] = [verb.split(' '), later.split(' ')];
+  if (a.length !== b.length) return false;
+  const differ = a.flatMap((w, i) => (w === b[i] ? [] : [i]));
+  return (
+    differ.length === 1 &&
+    differ.every((i) => mistyped(a[i] ?? '', b[i] ?? '') && failure.includes(a[i] ?? ''))
+  );
 }
 
 /** The program a shell said it could not find: "zsh: command not found: python", "sh: pkl: command not found". */
@@ -54,11 +70,14 @@ function programsOf(command: string): string[] {
  * Whether a later call does what a failed one did, another way: the same program and subcommand (`codemie-codex
  * --profile ollama` after `codemie-codex --task ...`, `python3 script.py` after `python3 scirpt.py`), or the program the
  * shell could not find (`failure`: what it printed) run another way (`python3` for `python`, `mise exec -- pkl` for
- * `pkl`). Another program or subcommand (`gh pr merge` after `gh pr checks`, `grep -rn python src`) is another call.
+ * `pkl`), or the subcommand the failure named typed right (`cargo build` after `cargo biuld`). Another program or
+ * subcommand (`gh pr merge` after `gh pr checks`, `grep -rn python src`) is another call.
  */
 export function doesWhatFailed(failed: string, failure: string, later: string): boolean {
   const verb = verbOf(failed);
-  if (verb !== null && verbOf(later) === verb) return true;
+  const laterVerb = verbOf(later);
+  if (verb !== null && laterVerb === verb) return true;
+  if (verb !== null && laterVerb !== null && typedRight(verb, laterVerb, failure)) return true;
   const missing = missingProgram(failure);
   const same = (program: string) =>
     missing !== null && program.startsWith(missing) && /^[\d.]*$/.test(program.slice(missing.length));

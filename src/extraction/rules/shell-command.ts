@@ -1,5 +1,6 @@
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
 import { callCommands } from '../../core/call-text.js';
+import { mistyped } from '../../core/edit-distance.js';
 import { splitCommand, unwrapShell } from '../../core/split-command.js';
 
 const shellTools = new Set(['Bash', 'exec_command', 'shell', 'local_shell', 'write_stdin', 'bash', 'exec']);
@@ -245,9 +246,11 @@ export function otherInput(failedCommand: string, later: string): boolean {
       )
     : 0;
   const differ = a.flatMap((w, i) => (w === b[i] ? [] : [i]));
+  // a word typed right (`cargo build` after `cargo biuld`) is the same input, corrected
   return (
     differ.length > 0 &&
-    differ.every((i) => i > script && !(a[i] ?? '').startsWith('-') && !(b[i] ?? '').startsWith('-'))
+    differ.every((i) => i > script && !(a[i] ?? '').startsWith('-') && !(b[i] ?? '').startsWith('-')) &&
+    !differ.every((i) => mistyped(a[i] ?? '', b[i] ?? ''))
   );
 }
 

@@ -510,6 +510,10 @@ describe('an error is over when something shows it, not when the agent says what
     expect(otherInput('./target/debug/calc 6 / 0', './target/debug/calc --checked 6 / 0')).toBe(false);
     expect(otherInput('curl -sf https://api.local/v1/a', 'curl -s https://api.local/v1/a')).toBe(false);
     expect(otherInput('./calc 6 / 0; echo done', './calc 6 / 3; echo done')).toBe(false);
+    // a word typed right is the same input corrected; words that differ in more, or only in digits, are others
+    expect(otherInput('cargo biuld --release', 'cargo build --release')).toBe(false);
+    expect(otherInput('make stash', 'make stage')).toBe(true);
+    expect(otherInput('make test1', 'make test2')).toBe(true);
     expect(sharesWords('npm run build', 'npx vite build')).toBe(true);
     expect(
       sharesWords(
@@ -623,6 +627,33 @@ describe('a slip fixed at once: the very next call, the failed one corrected, su
         'a corrected call succeeded right after it (transcript line N): `git push --set-upstream origin fix-x`',
       ],
     ]);
+  });
+
+  it('a subcommand the failure named mistyped, typed right at once', () => {
+    const cargo = fate(
+      ['cargo biuld', 101, 'error: no such command: `biuld`\n\n\tDid you mean `build`?'],
+      bash('cargo build', 0, 'Finished `dev` profile'),
+    );
+    expect(cargo).toEqual([
+      [
+        'command_failed',
+        'workaround',
+        'a corrected call succeeded right after it (transcript line N): `cargo build`',
+      ],
+    ]);
+    const git = fate(
+      ['git comit -m "fix"', 1, "git: 'comit' is not a git command. See 'git --help'."],
+      bash('git commit -m "fix"', 0, '[main 1a2b3c4] fix'),
+    );
+    expect(git[0]?.[2]).toBe(
+      'a corrected call succeeded right after it (transcript line N): `git commit -m "fix"`',
+    );
+    // another subcommand one letter away that the failure did not name is another call
+    const other = fate(
+      ['git stash pop', 1, 'error: Your local changes would be overwritten'],
+      bash('git stage .', 0),
+    );
+    expect(other[0]?.[2] ?? '').not.toMatch(/^a corrected call/);
   });
 
   it('not when another call came between, nor when the call right after does another thing', () => {
