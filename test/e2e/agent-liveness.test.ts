@@ -529,7 +529,7 @@ describe('where the agent process cannot be seen (macOS; here, hooks run by no a
    * limit stopped it, written in the rollout, no Stop read yet) or goes on.
    */
   async function codexMidPlan(turn: 'stop' | 'esc' | 'limit' | 'going') {
-    const { hook } = workspace();
+    const { repo, env, hook } = workspace();
     const path = finishedRollout(first, 'add an MIT LICENSE file', 'in_progress');
     const codex = (event: string, fields: Json = {}) =>
       hook(event, { session_id: first, turn_id: 't1', transcript_path: path, ...fields });
@@ -554,7 +554,7 @@ describe('where the agent process cannot be seen (macOS; here, hooks run by no a
     expect(next.code).toBe(0);
     const briefing = (JSON.parse(next.stdout) as { hookSpecificOutput: { additionalContext: string } })
       .hookSpecificOutput.additionalContext;
-    return { told: told(next.stdout), briefing };
+    return { told: told(next.stdout), briefing, repo, env };
   }
 
   it('a conversation whose turn ended moments ago is not at work: `/new`, or a quit and a new start, goes on with the work', async () => {
@@ -573,7 +573,17 @@ describe('where the agent process cannot be seen (macOS; here, hooks run by no a
   });
 
   it('nor is one a usage limit stopped moments ago: the new conversation goes on with the work', async () => {
-    const { told: said, briefing } = await codexMidPlan('limit');
+    const { told: said, briefing, repo, env } = await codexMidPlan('limit');
+    // the pause snapshot the session start took names the session the limit stopped, as a Stop's would
+    const snaps = await runCli(['snapshots', '--json'], { cwd: repo, env });
+    const reasons = (
+      JSON.parse(snaps.stdout) as { snapshots: { trigger: string; pause_reason: string | null }[] }
+    ).snapshots
+      .filter((x) => x.trigger === 'pause')
+      .map((x) => x.pause_reason);
+    expect(reasons).toEqual([
+      expect.stringMatching(/^stopped by a usage limit of Codex, session 1, resets at /),
+    ]);
     expect(said).not.toMatch(/another conversation/);
     expect(said).toMatch(/stopped by a usage limit of Codex, session 1, resets at /);
     expect(briefing).not.toContain('Another conversation');

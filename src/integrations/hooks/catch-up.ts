@@ -7,6 +7,7 @@ import { agentProcess, isRunning, sameProcess, type AgentProcess } from './agent
 import type { TranscriptSource } from '../transcripts/transcript-import.js';
 import { sessionIdFromTranscript } from './hook-payload.js';
 import { isSubAgentFile } from './sub-agent-call.js';
+import type { StatusView } from '../../service/index.js';
 
 /** The agent that writes each transcript format (an import names its source). */
 export const sourceOf = (format: string): TranscriptSource | null =>
@@ -74,6 +75,8 @@ export interface CaughtLimit {
   path: string;
   /** The agent that wrote the transcript (its turn is the one the limit ended). */
   source: TranscriptSource;
+  /** The Baton session that followed the conversation the limit stopped, when the workflow's recent sessions say it. */
+  session: number | null;
   notice: string;
   resets_at: string | null;
 }
@@ -114,6 +117,8 @@ interface Known {
   path: string;
   /** The agent session that writes it, read from the file's name (Claude Code's and Codex's both hold it). */
   sessionId: string | null;
+  /** The Baton session that followed that agent session (null: none of the workflow's recent ones did). */
+  session: number | null;
   workflowId: string;
   source: TranscriptSource;
   through: number;
@@ -123,20 +128,31 @@ interface Known {
   readAt: string | null;
 }
 
+/** The Baton session of a workflow's recent ones that followed an agent session (null: none did, or no id). */
+const sessionOf = (
+  agents: readonly { session_number: number; session_id: string }[],
+  sessionId: string | null,
+): number | null =>
+  agents.find((a) => sessionId !== null && a.session_id === sessionId)?.session_number ?? null;
+
 const incomplete = workflowStatuses.filter((s) => !isTerminal(s));
 
 /** The worktree's incomplete workflows (every one when several are), whose transcripts may have grown. */
-async function incompleteWorkflows(ctx: HookContext): Promise<{ id: string; marks: Known[] }[]> {
+async function incompleteWorkflows(
+  ctx: HookContext,
+): Promise<{ id: string; marks: Known[]; agents: StatusView['agent_sessions'] }[]> {
   const one = async (ref: { cwd: string } | { workflowId: string }) => {
     const status = await ctx.client.status(ref);
     const marks = Object.values(status.imports ?? {}).flatMap((m): Known[] => {
       const source = sourceOf(m.format);
+      const sessionId = m.path ? sessionIdFromTranscript(m.path) : null;
       // a sub-agent's file is read at the session's Stop, for its test runs and files only: no conversation of its own
       return m.path && source && !isSubAgentFile(m.path)
         ? [
             {
               path: m.path,
-              sessionId: sessionIdFromTranscript(m.path),
+              sessionId,
+              session: sessionOf(status.agent_sessions, sessionId),
               workflowId: status.workflow.id,
               source,
               through: m.through_byte ?? 0,
@@ -146,7 +162,12 @@ async function incompleteWorkflows(ctx: HookContext): Promise<{ id: string; mark
           ]
         : [];
     });
-    return { id: status.workflow.id, worktree: status.workflow.worktree, marks };
+    return {
+      id: status.workflow.id,
+      worktree: status.workflow.worktree,
+      marks,
+      agents: status.agent_sessions,
+    };
   };
   try {
     // every incomplete workflow of the worktree, also one a command without an id passes over (an agent session's
@@ -183,6 +204,10 @@ export async function catchUpTranscripts(ctx: HookContext): Promise<CaughtUp> {
       known.set(path, {
         path,
         sessionId: sessionIdFromTranscript(path),
+        session: sessionOf(
+          workflows.find((w) => w.id === seen.workflow_id)?.agents ?? [],
+          sessionIdFromTranscript(path),
+        ),
         workflowId: seen.workflow_id,
         source: seen.source,
         through: seen.bytes,
@@ -291,7 +316,13 @@ async function readOn(
       source: k.source,
     });
     if (r.stopped_on_limit)
-      out.limits.push({ workflowId: k.workflowId, path: k.path, source: k.source, ...r.stopped_on_limit });
+      out.limits.push({
+        workflowId: k.workflowId,
+        path: k.path,
+        source: k.source,
+        session: k.session,
+        ...r.stopped_on_limit,
+      });
     // what an agent writes between turns (Codex's turn bookkeeping, a resumed conversation's header) is no entry
     notes.push(
       r.new_entries

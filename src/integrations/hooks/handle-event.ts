@@ -706,7 +706,7 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
               limit: { notice: l.notice, resets_at: l.resets_at },
             },
             null,
-            null,
+            l.session,
           ),
         );
       const ended = await recordUnrecordedEnds(ctx, caught.ends);
