@@ -2,13 +2,18 @@ import { describe, expect, it } from 'vitest';
 import type { SessionSnapshot } from '../schemas/snapshot.js';
 import { beforeCompaction } from './before-compaction.js';
 
-const summary = (kind: 'compaction' | 'last_message', timestamp: string, text: string) => ({
+const summary = (
+  kind: 'compaction' | 'last_message',
+  timestamp: string,
+  text: string,
+  session_number = 1,
+) => ({
   id: `s-${kind}`,
   timestamp,
   kind,
   text,
   source: 'claude-code',
-  session_number: 1,
+  session_number,
 });
 const compacted =
   'This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\n1. Primary Request and Intent:\n   - Fix the hanging resume test\n2. Key Technical Concepts:\n   - ACCESSIBLE=1 makes huh read stdin';
@@ -66,5 +71,20 @@ describe('the compaction summary older than the Last State', () => {
         5000,
       ),
     ).toBeNull();
+  });
+
+  it("is none once a later session ended on its own words: an older session's summary tells of work long past", () => {
+    // compacted in session 1 while on T2; session 2 finished T4 and said so: the briefing of session 3 goes on from
+    // session 2, and "the tests for T2 are next" is three tasks stale
+    const older = (lastSession: number) =>
+      ({
+        summaries: {
+          compaction: summary('compaction', '2026-01-19T04:33:54.000Z', compacted, 1),
+          last_message: summary('last_message', '2026-01-19T05:10:00.000Z', 'T4 is committed.', lastSession),
+        },
+      }) as unknown as SessionSnapshot;
+    expect(beforeCompaction(older(2), 5000)).toBeNull();
+    // the session that compacted said the last word: its summary is the earlier part of the session gone on from
+    expect(beforeCompaction(older(1), 5000)?.text).toMatch(/^1\. Primary Request and Intent:/);
   });
 });
