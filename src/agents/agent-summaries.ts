@@ -239,7 +239,7 @@ function wentOn(entries: readonly TranscriptEntry[], at: number): boolean {
 const CUT_OFF_SILENT = 'The session was cut off before the agent said anything.';
 
 /** A notice Claude Code writes in the agent's place: a usage limit's, a full context's, an API error's. */
-const isNotice = (text: string) =>
+export const isNotice = (text: string) =>
   isLimitNotice(text) || (text.length <= 300 && (isContextFull(text) || /^API Error\b/i.test(text)));
 
 /**

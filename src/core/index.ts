@@ -2,6 +2,7 @@ export * from './commands/add-task.js';
 export * from './commands/agent-tasks.js';
 export * from './commands/agent-session.js';
 export * from './commands/finished-work.js';
+export * from './commands/full-context-handover.js';
 export * from './checkpoint-policy.js';
 export * from './checkpoint-names.js';
 export * from './commands/create.js';

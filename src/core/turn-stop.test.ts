@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiErrorWords, apiFailureError, limitStop, transientApiError } from './turn-stop.js';
+import { apiErrorStop, apiErrorWords, apiFailureError, limitStop, transientApiError } from './turn-stop.js';
 
 describe('an API error that passes', () => {
   it("is an overloaded or failing service, or a dropped connection; not a limit, a full context or the task's own failure", () => {
@@ -72,5 +72,30 @@ describe('a usage limit that stopped the last turn', () => {
     expect(
       limitStop(summaries, { at: '2026-09-24T21:30:00.000Z', timestamp: '2026-09-24T21:30:00.000Z' }),
     ).toBeNull();
+  });
+});
+
+describe('an API error that stopped the last turn', () => {
+  const stopped = (text: string) => ({
+    compaction: null,
+    last_message: null,
+    api_error: {
+      id: 'sum-2',
+      timestamp: '2026-09-24T20:00:00.000Z',
+      kind: 'api_error' as const,
+      text,
+      source: 'claude-code:baton run',
+      session_number: 2,
+    },
+  });
+
+  it('is retried when it passes; a full context is said as what it is, its step to be done in smaller parts', () => {
+    expect(apiErrorStop(stopped('API Error: Connection error.'), undefined)).toBe(
+      'the last turn ended on an API error (API Error: Connection error.): the request it was on may not have been carried out; retry it',
+    );
+    // sent again as it was, the same step fills the context again
+    expect(apiErrorStop(stopped('Prompt is too long'), undefined)).toBe(
+      "the agent's context filled up on the last turn (Prompt is too long), so this session goes on from the compiled context: do the step that turn was on in smaller parts (read or print less at once), not again as it was",
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { clip } from './clip.js';
-import { stoppedByLimit } from './runtime/usage-limit.js';
+import { isContextFull, stoppedByLimit } from './runtime/usage-limit.js';
 import type { Summary, UserRequest } from './schemas/records.js';
 
 interface Summaries {
@@ -93,11 +93,15 @@ export function turnStop(summaries: Summaries | undefined, asked: Asked, now?: D
 
 /**
  * The API error the agent's last turn ended on, while that holds (nothing said or asked since), as what to do about
- * it: its request may not have been carried out, and is to be retried. Null when none holds.
+ * it: its request may not have been carried out, and is to be retried. A full context ("Prompt is too long") is no
+ * passing failure: the same step sent again fills the context again, so the session reading this (which goes on from
+ * the compiled context) is told what happened and to do that step in smaller parts. Null when none holds.
  */
 export function apiErrorStop(summaries: Summaries | undefined, asked: Asked): string | null {
   const error = summaries?.api_error;
   if (!summaries || !error || overSince(summaries, error, asked)) return null;
+  if (isContextFull(error.text))
+    return `the agent's context filled up on the last turn (${apiErrorWords(error.text)}), so this session goes on from the compiled context: do the step that turn was on in smaller parts (read or print less at once), not again as it was`;
   return `the last turn ended on an API error (${apiErrorWords(error.text)}): the request it was on may not have been carried out; retry it`;
 }
 

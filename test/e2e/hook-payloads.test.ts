@@ -677,6 +677,50 @@ describe('a turn that ends on an API error (StopFailure)', () => {
       'The previous session ended because: pause: the turn ended on an API error (server_error',
     );
   });
+
+  it("that filled the agent's context tells the next session so, and to do that step in smaller parts: not to retry it", async () => {
+    const { repo, hook } = workspace();
+    const transcript = join(tempDir('baton-tr-'), 's1.jsonl');
+    const base = { session_id: 's1', cwd: repo, transcript_path: transcript };
+    const ask = 'Load the whole dump and summarise it';
+    await hook('SessionStart', { ...base, source: 'startup' });
+    await hook('UserPromptSubmit', { ...base, prompt: ask });
+    // the turn, then the message Claude Code writes in the agent's place when the request no longer fits its context
+    const at = (s: number) => new Date(Date.now() + s * 1000);
+    const tooLong = JSON.stringify({
+      type: 'assistant',
+      sessionId: 's1',
+      timestamp: at(2).toISOString(),
+      isApiErrorMessage: true,
+      error: 'invalid_request',
+      message: {
+        id: 'e1',
+        model: '<synthetic>',
+        role: 'assistant',
+        content: [{ type: 'text', text: 'Prompt is too long' }],
+      },
+    });
+    writeFileSync(
+      transcript,
+      [line.user(ask, at(0)), line.said('Loading the whole dump.', at(1)), tooLong].join('\n') + '\n',
+    );
+    const r = await hook('StopFailure', {
+      ...base,
+      error: 'invalid_request',
+      last_assistant_message: 'Prompt is too long',
+    });
+    expect(r.code).toBe(0);
+    const context = contextOf(
+      (await hook('SessionStart', { session_id: 's2', cwd: repo, source: 'clear' })).stdout,
+    );
+    // the notice StopFailure gives as the last message is not the agent's: its last words stay its own
+    expect(context).toMatch(/### Last State \(the agent's last message[^)]*\)\nLoading the whole dump\./);
+    const next = nextOf(context);
+    expect(next).toContain(
+      "The previous session ended because: the agent's context filled up on the last turn (Prompt is too long), so this session goes on from the compiled context: do the step that turn was on in smaller parts (read or print less at once), not again as it was.",
+    );
+    expect(next).not.toContain('retry it');
+  });
 });
 
 /** Claude Code's transcript lines: the user's words, the agent's, and the message it writes in their place on an error. */

@@ -19,6 +19,7 @@ import { clip } from '../../core/clip.js';
 import { COMPACTION_REASON } from '../../core/compaction.js';
 import { errorLine } from '../../core/errors.js';
 import { subAgentFiles } from './sub-agent-call.js';
+import { isNotice } from '../../agents/agent-summaries.js';
 import {
   detectUsageLimit,
   isLimitNotice,
@@ -295,9 +296,9 @@ async function recordUnrecordedEnds(ctx: HookContext, ends: CaughtEnd[]) {
 async function keepLastMessage(ctx: HookContext, ref: Ref, event: HookEvent): Promise<boolean> {
   const text = ctx.payload.raw.last_assistant_message;
   if (typeof text !== 'string' || !text.trim()) return false;
-  // a failed turn's last message may be the API error it ended on (Claude Code's synthetic "API Error: 529 ..."), not
-  // the agent's words: its transcript records it as the error it is
-  const failure = event === 'StopFailure' && /^API Error\b/.test(text.trim());
+  // a failed turn's last message may be the API error it ended on (Claude Code's synthetic "API Error: 529 ...",
+  // "Prompt is too long"), not the agent's words: its transcript records it as the error it is
+  const failure = event === 'StopFailure' && isNotice(text.trim());
   if (failure || isLimitNotice(text) || text.trim() === ctx.payload.api_error?.message?.trim()) return false;
   const r = (await ctx.client.record(ref, {
     kind: 'summary',

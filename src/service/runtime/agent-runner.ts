@@ -24,6 +24,7 @@ import {
   pausedBy,
   apiErrorWords,
   transientApiError,
+  freshSessionTakesOver,
   type CutOff,
   type HistoryStep,
 } from '../../core/index.js';
@@ -535,7 +536,11 @@ export class AgentRunner {
             : `the agent's own resume failed: ${(result.text ?? '').slice(0, 200)}`;
         report.fallbacks.push(fallback);
         token = null;
-        const state = await svc.runner.load(id);
+        // the full context's error is over once the fresh session takes over: not handed to it as an open problem
+        const state =
+          result.outcome === 'context_full'
+            ? (await svc.runner.run(id, (d) => freshSessionTakesOver(d, task.id), { retry: true })).state
+            : await svc.runner.load(id);
         resumeContext = (await svc.queries.context(state)).markdown;
         history = trimHistory(result.steps, o.historyBudget, roughTokens);
         log(`task ${task.id}: ${fallback}; continuing in a new driver session with the compiled context`);
