@@ -39,4 +39,33 @@ describe('`baton run` when the agent fills its context', () => {
     expect(fresh).not.toContain('UNRESOLVED');
     expect(fresh).toContain('  - agent_error: agent: Prompt is too long [fixed]');
   });
+
+  it('withdraws the pause the full context asked for: the fresh session, nearly empty, goes on to the end', async () => {
+    // one session allowed: a pause taken at T1's end would stop the run there
+    const { ws, r } = await contextFullOnce(['--max-sessions', '1']);
+    expect(r.code, r.stderr).toBe(0);
+    const report = r.json<{ status: string; sessions: number; tasks: { id: string; outcome: string }[] }>();
+    expect(report.status).toBe('completed');
+    expect(report.sessions).toBe(1);
+    expect(report.tasks.map((t) => [t.id, t.outcome])).toEqual([
+      ['T1', 'done'],
+      ['T2', 'done'],
+      ['T3', 'done'],
+    ]);
+    const events = ws.events();
+    // the pause was asked at 199000 of 200000 tokens, then withdrawn when the fresh session took over: no pause taken,
+    // and no snapshot gives the dead session's figure for a reason
+    expect(events.filter((e) => e.type === 'workflow.pause_requested').map((e) => e.data.reason)).toEqual([
+      'context 100% full (199000 of 200000 tokens)',
+    ]);
+    expect(events.filter((e) => e.type === 'workflow.pause_withdrawn')).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'workflow.paused')).toEqual([]);
+    const snapshots = events.filter((e) => e.type === 'snapshot.taken');
+    expect(snapshots.length).toBeGreaterThan(0);
+    expect(JSON.stringify(snapshots)).not.toContain('199000 of 200000');
+    // the run's log says why the request was withdrawn
+    expect(r.stderr).toContain(
+      'task T1: context full; continuing in a new driver session with the compiled context (the pause its full context asked for, context 100% full (199000 of 200000 tokens), is withdrawn: the new session starts nearly empty)',
+    );
+  });
 });

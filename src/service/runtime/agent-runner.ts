@@ -536,14 +536,18 @@ export class AgentRunner {
             : `the agent's own resume failed: ${(result.text ?? '').slice(0, 200)}`;
         report.fallbacks.push(fallback);
         token = null;
-        // the full context's error is over once the fresh session takes over: not handed to it as an open problem
-        const state =
+        // what the full session left (its error, the pause its context asked for) is over once a fresh one takes over
+        const over =
           result.outcome === 'context_full'
-            ? (await svc.runner.run(id, (d) => freshSessionTakesOver(d, task.id), { retry: true })).state
-            : await svc.runner.load(id);
+            ? await svc.runner.run(id, (d) => freshSessionTakesOver(d, task.id), { retry: true })
+            : null;
+        const state = over?.state ?? (await svc.runner.load(id));
         resumeContext = (await svc.queries.context(state)).markdown;
         history = trimHistory(result.steps, o.historyBudget, roughTokens);
-        log(`task ${task.id}: ${fallback}; continuing in a new driver session with the compiled context`);
+        const withdrawn = over?.result.withdrawn;
+        log(
+          `task ${task.id}: ${fallback}; continuing in a new driver session with the compiled context${withdrawn ? ` (the pause its full context asked for, ${withdrawn}, is withdrawn: the new session starts nearly empty)` : ''}`,
+        );
         continue;
       }
       // a failure always says how it ended (followAgent): the agent's error, its standard error, its exit
