@@ -1,6 +1,6 @@
 import type { Command, Help } from 'commander';
 import { COMMANDS, GROUPS, type GroupName } from './command-table.js';
-import { editDistance } from '../core/index.js';
+import { editDistance } from '../core/edit-distance.js';
 
 /**
  * `baton --help`: the commands by what they are for (the groups of command-table.ts), each group with one example,
