@@ -33,6 +33,8 @@ export class TranscriptSignals implements AgentStreamParser {
   private compactions = 0;
   private session: string | null = null;
   private usageKey = '';
+  /** The context size the last usage signal said. */
+  private context: number | null = null;
   private resulted = false;
 
   constructor(
@@ -70,6 +72,24 @@ export class TranscriptSignals implements AgentStreamParser {
     return [...last, ...summaries, ...notes];
   }
 
+  /** A usage signal, unless the same figures were the last said. */
+  private usage(out: AgentSignal[], u: ParsedTranscript['usage']): void {
+    const key = `${u.context_tokens}/${u.context_window}/${u.cost_usd}/${u.total_tokens}`;
+    if (key === this.usageKey) return;
+    this.usageKey = key;
+    this.context = u.context_tokens;
+    out.push({
+      type: 'usage',
+      context_tokens: u.context_tokens,
+      context_window: u.context_window,
+      cost_usd: u.cost_usd,
+      total_tokens: u.total_tokens,
+      output_tokens: u.output_tokens,
+      llm_calls: u.llm_calls,
+      tool_calls: u.tool_calls,
+    });
+  }
+
   private diff(t: ParsedTranscript, final: boolean): AgentSignal[] {
     const out: AgentSignal[] = [];
     if (t.session_id && t.session_id !== this.session) {
@@ -81,24 +101,18 @@ export class TranscriptSignals implements AgentStreamParser {
       if (s) out.push(s);
     }
     this.seen = t.entries.length;
-    for (const c of t.compactions.slice(this.compactions))
-      out.push({ type: 'compaction', pre_tokens: c.pre_tokens });
-    this.compactions = t.compactions.length;
     const u = t.usage;
-    const key = `${u.context_tokens}/${u.context_window}/${u.cost_usd}/${u.total_tokens}`;
-    if (key !== this.usageKey && (u.total_tokens > 0 || u.cost_usd !== null)) {
-      this.usageKey = key;
-      out.push({
-        type: 'usage',
-        context_tokens: u.context_tokens,
-        context_window: u.context_window,
-        cost_usd: u.cost_usd,
-        total_tokens: u.total_tokens,
-        output_tokens: u.output_tokens,
-        llm_calls: u.llm_calls,
-        tool_calls: u.tool_calls,
-      });
+    const reports = u.total_tokens > 0 || u.cost_usd !== null;
+    for (const c of t.compactions.slice(this.compactions)) {
+      // The context just before a compaction is the highest of the run, the one a capacity warning is read from;
+      // lines that reach us in one piece (a pipe's chunk) show only the reading after it, so the compaction's own
+      // figure stands for the reading not seen.
+      if (reports && c.pre_tokens !== null && c.pre_tokens !== this.context)
+        this.usage(out, { ...u, context_tokens: c.pre_tokens });
+      out.push({ type: 'compaction', pre_tokens: c.pre_tokens });
     }
+    this.compactions = t.compactions.length;
+    if (reports) this.usage(out, u);
     if (t.result && (!this.resulted || final)) {
       if (!this.resulted)
         out.push({
