@@ -87,7 +87,7 @@ describe("a Codex exec run's context, read from the thread's rollout", () => {
     const p = new ExecWithRollout(new CodexRolloutParser(), dir);
     p.push(JSON.stringify({ type: 'thread.started', thread_id: thread }) + '\n');
     expect(p.end().usage.context_tokens).toBeNull();
-    expect(p.notes()).toEqual([
+    expect(p.notes().map((n) => n.text)).toEqual([
       expect.stringMatching(/^Codex's context was not measured: its rollout .* could not be read: /),
     ]);
   });
@@ -97,7 +97,7 @@ describe("a Codex exec run's context, read from the thread's rollout", () => {
     const p = new ExecWithRollout(new CodexRolloutParser(), dir);
     p.push(JSON.stringify({ type: 'thread.started', thread_id: thread }) + '\n');
     expect(p.end().usage.context_tokens).toBeNull();
-    expect(p.notes()).toEqual([
+    expect(p.notes().map((n) => n.text)).toEqual([
       expect.stringMatching(
         new RegExp(`^Codex's context was not measured: no rollout of thread ${thread} under `),
       ),

@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import type { IncrementalTranscriptParser } from '../runtime/transcript-signals.js';
+import type { IncrementalTranscriptParser, ParserNote } from '../runtime/transcript-signals.js';
 import type { ParsedTranscript } from '../transcript-types.js';
 import { CodexRolloutParser } from './rollout.js';
 
@@ -48,12 +48,16 @@ export class ExecWithRollout implements IncrementalTranscriptParser {
   }
 
   /** At the end: a rollout never found, or one that could not be read, is said (the context was not measured). */
-  notes(): string[] {
+  notes(): ParserNote[] {
     const id = this.exec.snapshot().session_id;
-    if (this.failure) return [`Codex's context was not measured: ${this.failure}`];
+    const about = 'codex-context-not-measured';
+    if (this.failure) return [{ about, text: `Codex's context was not measured: ${this.failure}` }];
     return id && !this.path
       ? [
-          `Codex's context was not measured: no rollout of thread ${id} under ${this.sessionsDir} (Codex in a container, or another CODEX_HOME); its own compaction is what keeps it within its window`,
+          {
+            about,
+            text: `Codex's context was not measured: no rollout of thread ${id} under ${this.sessionsDir} (Codex in a container, or another CODEX_HOME); its own compaction is what keeps it within its window`,
+          },
         ]
       : [];
   }

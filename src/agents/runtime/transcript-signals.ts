@@ -2,13 +2,19 @@ import type { AgentSignal, AgentStreamParser } from '../../service/runtime/runti
 import { agentSummaries, type Judge } from '../agent-summaries.js';
 import type { ParsedTranscript, TranscriptEntry } from '../transcript-types.js';
 
+/** A note of how the output was read: its words, and what it tells (the same for every run it holds for). */
+export interface ParserNote {
+  about: string;
+  text: string;
+}
+
 /** A transcript parser fed live output (Claude stream-json, Codex exec --json / rollout). */
 export interface IncrementalTranscriptParser {
   push(chunk: string): void;
   end(): ParsedTranscript;
   snapshot(): ParsedTranscript;
   /** What the run's log should say once the output has ended (a figure the parser could not read), if anything. */
-  notes?(): string[];
+  notes?(): ParserNote[];
 }
 
 /**
@@ -68,7 +74,7 @@ export class TranscriptSignals implements AgentStreamParser {
         ...(said_nothing ? { said_nothing } : {}),
       }),
     );
-    const notes = (this.parser.notes?.() ?? []).map((text) => ({ type: 'note' as const, text }));
+    const notes = (this.parser.notes?.() ?? []).map((n) => ({ type: 'note' as const, ...n }));
     return [...last, ...summaries, ...notes];
   }
 

@@ -243,6 +243,8 @@ export class AgentRunner {
     const stalls = new Map<string, number>();
     /** Where each task's work began in git, in this run. */
     const begun = new Map<string, TaskStart>();
+    /** What the notes on how the agents' output was read told in this run (said once each). */
+    const notesSaid = new Set<string>();
     let pending = attached ?? null;
     const shouldStop = async (): Promise<string | null> => {
       if (o.signal?.aborted) return `${stopperOf(o)} was stopped (${String(o.signal.reason)})`;
@@ -331,6 +333,7 @@ export class AgentRunner {
         shouldStop,
         abort: o.signal,
         stopper: stopperOf(o),
+        notesSaid,
       };
       emit({
         event: 'task.started',

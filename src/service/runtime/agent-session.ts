@@ -75,6 +75,8 @@ export interface SessionContext {
   abort?: AbortSignal;
   /** Who stops the session when `abort` fires, for the line that says so (`baton run`, `baton worker on host`). */
   stopper?: string;
+  /** What the notes said so far in this run told (their `about`): a note about the same is not said again. */
+  notesSaid?: Set<string>;
 }
 
 /** A failed tool call as an open error: how a run records one it cannot read the fate of. */
@@ -247,6 +249,9 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
         steps.push({ kind: 'error', text: clip(sig.text, 300) });
         return;
       case 'note':
+        // the same thing told of each task's agent is said once in a run
+        if (ctx.notesSaid?.has(sig.about)) return;
+        ctx.notesSaid?.add(sig.about);
         ctx.log(sig.text);
         return;
       case 'compaction':

@@ -45,8 +45,11 @@ export type AgentSignal =
     }
   | { type: 'message'; text: string }
   | { type: 'error'; text: string }
-  /** Something the run's log should say about how the agent was read (not the agent's own words). */
-  | { type: 'note'; text: string }
+  /**
+   * Something the run's log should say about how the agent was read (not the agent's own words); `about` names what
+   * it tells, so a run says it once however many of its tasks' agents it holds for.
+   */
+  | { type: 'note'; text: string; about: string }
   | { type: 'compaction'; pre_tokens: number | null }
   /**
    * One of the agent's own summaries, read from its output as a hook reads a transcript (src/agents/agent-summaries.ts):
