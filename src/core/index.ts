@@ -37,6 +37,7 @@ export * from './snapshot.js';
 export * from './branch-change.js';
 export * from './backup-ref.js';
 export * from './task-graph.js';
+export { listedTasks, tasksOfList, type ListedTask, type TasksRead } from './plan-tasks.js';
 export * from './task-standing.js';
 export * from './workflow-machine.js';
 export * from './briefing-session.js';

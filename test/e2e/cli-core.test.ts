@@ -406,6 +406,56 @@ for (const mode of cliModes) {
       expect((await baton('list', '--json')).json<{ workflows: unknown[] }>().workflows).toHaveLength(before);
     });
 
+    it("create reads a plan's list into tasks, a checked item done, and says when a plan has none", async () => {
+      // a repository of its own: the workflows made here would stand beside the walk-through's
+      const here = makeRepo();
+      const b = (...args: string[]) => runCli(args, { cwd: here, env });
+      const plan = join(tempDir('baton-plan-'), 'plan.md');
+      writeFileSync(
+        plan,
+        '# Checkout rewrite\n\nSteps:\n\n1. Cart model\n   - keep prices in cents\n2. Price rules\n3. Docs\n',
+      );
+      const made = await b('create', '--title', 'Checkout', '--plan', plan);
+      expect(made.code, made.stderr).toBe(0);
+      expect(made.stdout).toMatch(/^ {2}\[ \] T1 Cart model \(pending\)$/m);
+      expect(made.stdout).toContain(`3 tasks read from the list in the plan ${plan}`);
+      const id = /^created (\S+)/.exec(made.stdout)?.[1] ?? '';
+      const shown = (await b('status', '-w', id, '--json')).json<Json>();
+      expect(shown.tasks.map((t: Json) => [t.id, t.title, t.description, t.deps])).toEqual([
+        ['T1', 'Cart model', '- keep prices in cents', []],
+        ['T2', 'Price rules', '', []],
+        ['T3', 'Docs', '', []],
+      ]);
+      // an issue's checklist, when no plan has a list: a checked item is done before any session
+      const checklist = await b(
+        'create',
+        '--title',
+        'Fix login',
+        '--issue-description',
+        'Login fails.\n- [x] find the cause\n- [ ] fix it\n',
+        '--json',
+      );
+      expect(checklist.code, checklist.stderr).toBe(0);
+      const fix = checklist.json<Json>();
+      expect(fix.tasks_from).toBe('issue');
+      expect(fix.workflow.tasks.map((t: Json) => [t.id, t.status])).toEqual([
+        ['T1', 'done'],
+        ['T2', 'pending'],
+      ]);
+      // no list: kept as text, and said so with how to give tasks
+      writeFileSync(plan, '# Checkout rewrite\n\nWe rewrite the checkout.\n');
+      const prose = await b('create', '--title', 'Prose', '--plan', plan);
+      expect(prose.code, prose.stderr).toBe(0);
+      expect(prose.stdout).toMatch(/tasks: 0\/0 done/);
+      expect(prose.stdout).toMatch(
+        /^no task: the plan \S+ has no list .* add tasks with `baton task add ID:Title -w wf-\S+`, or create with --task or --tasks-file$/m,
+      );
+      // tasks given: the plan is the agent's to read, its list not taken as tasks
+      writeFileSync(plan, '1. Cart model\n2. Price rules\n');
+      const given = await b('create', '--title', 'Given', '--plan', plan, '--task', 'A:Only this', '--json');
+      expect(given.json<Json>().workflow.tasks.map((t: Json) => t.id)).toEqual(['A']);
+    });
+
     it('reports usage errors in one line with exit code 2 and no stack', async () => {
       const r = await baton('create', '--task', 'T1:x');
       expect(r.code).toBe(2);

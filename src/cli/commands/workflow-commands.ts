@@ -11,6 +11,8 @@ import {
   workflowStatuses,
   statusList,
   leftOpen,
+  tasksFromPlan,
+  counted,
 } from '../../core/index.js';
 import type { WorkflowView } from '../../client/views.js';
 import { action, workflowOption } from '../action.js';
@@ -65,9 +67,15 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
     .option('--tasks-file <path>', 'tasks as JSON: [{"id","title","description","deps","lane"}]')
     .option('--issue-id <id>', 'the issue id')
     .option('--issue-title <title>', 'the issue title (default: --title)')
-    .option('--issue-description <text>', 'the issue text')
-    .option('--plan <path>', 'a markdown plan file')
-    .option('--plan-text <markdown>', 'the plan as text')
+    .option(
+      '--issue-description <text>',
+      'the issue text (given no task and no list in the plan, its list items are the tasks)',
+    )
+    .option(
+      '--plan <path>',
+      'a markdown plan file; given no task, its list items (numbered, -, *, - [ ]) are the tasks, a checked - [x] one done',
+    )
+    .option('--plan-text <markdown>', 'the plan as text (read as --plan is)')
     .action(
       action(rt, async ({ client, print }, o: Record<string, string | string[] | undefined>) => {
         const tasks = [
@@ -91,7 +99,21 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
               }
             : null;
         const w = await client.create({ title: o.title as string, tasks, issue, plan, cwd: rt.cwd });
-        print({ id: w.id, workflow: w }, () => `created ${describe(w)}`);
+        const read = tasksFromPlan({ tasks, plan, issue });
+        const from = o.plan
+          ? `the plan ${o.plan as string}`
+          : o.planText
+            ? 'the plan'
+            : 'the issue description';
+        // where the tasks came from, or why there are none, said where the workflow is shown
+        const said = read
+          ? `${counted(read.tasks.length, 'task')} read from the list in ${read.from === 'plan' ? from : 'the issue description'}${read.done.length ? ` (${read.done.length} checked there: done)` : ''}`
+          : !tasks.length && (plan.trim() || issue?.description.trim())
+            ? `no task: ${from} has no list (numbered, - or * items, a - [ ] checklist), so it is kept as text only; add tasks with \`baton task add ID:Title -w ${w.id}\`, or create with --task or --tasks-file`
+            : null;
+        print({ id: w.id, workflow: w, ...(read ? { tasks_from: read.from } : {}) }, () =>
+          [`created ${describe(w)}`, ...(said ? [said] : [])].join('\n'),
+        );
         await warnWithoutGit(rt.io, w.worktree);
         // the worktree had another incomplete workflow: a command here may have to be told which one it means
         const open = workflowStatuses.filter((st) => !isTerminal(st));

@@ -81,7 +81,10 @@ export const CreateWorkflowBody = z
     title: z.string().min(1).max(500),
     tasks: z.array(NewTask).max(2000).default([]),
     issue: z.strictObject(Issue.shape).nullable().optional(),
-    plan: z.string().max(2_000_000).optional(),
+    plan: z.string().max(2_000_000).optional().openapi({
+      description:
+        "markdown; given no tasks, its list items (else those of the issue's description) are the tasks, a checked one done",
+    }),
     worktree: AbsolutePath.optional().openapi({ description: 'default: the git worktree of cwd' }),
     cwd: AbsolutePath.optional().openapi({ description: 'default: the X-Baton-Cwd header' }),
     title_from_request: z.boolean().optional().openapi({
