@@ -1,6 +1,28 @@
-import { counted, formatSpan, pausedBy } from '../core/index.js';
+import { counted, formatSpan, pausedBy, type TaskProduced } from '../core/index.js';
 import type { RunEvent, RunReport } from '../service/runtime/index.js';
-import type { Io } from './output.js';
+import { thousands, type Io } from './output.js';
+
+/** Commits named on a task's line before the rest are counted. */
+const COMMITS_NAMED = 3;
+
+/**
+ * What a task done produced, in one line for the person reading the run later: its commits, its last test run's
+ * result, the tokens and cost its agent used (each left out when Baton recorded none of it).
+ */
+export function producedWords(p: TaskProduced): string {
+  const more = p.commits.length - COMMITS_NAMED;
+  const used = [
+    ...(p.tokens ? [`${thousands(p.tokens)} tokens`] : []),
+    ...(p.cost_usd ? [`$${p.cost_usd.toFixed(2)}`] : []),
+  ];
+  return [
+    p.commits.length
+      ? `${p.commits.slice(0, COMMITS_NAMED).join(', ')}${more > 0 ? `, and ${counted(more, 'more commit')}` : ''}`
+      : 'no commit',
+    ...(p.tests ? [`tests: ${p.tests.result}`] : []),
+    ...(used.length ? [used.join(', ')] : []),
+  ].join('; ');
+}
 
 export interface ProgressOptions {
   io: Io;
@@ -108,7 +130,7 @@ export function runProgress(o: ProgressOptions) {
         task = null;
         return say(
           e.outcome === 'done'
-            ? `task ${e.task_id} done in ${formatSpan(e.seconds * 1000)}`
+            ? `task ${e.task_id} done in ${formatSpan(e.seconds * 1000)}${e.produced ? `: ${producedWords(e.produced)}` : ''}`
             : e.outcome === 'lost'
               ? `task ${e.task_id} not finished, its agent lost: ${e.detail ?? 'no detail'}${e.log ? ` (log ${e.log})` : ''}`
               : e.outcome === 'usage_limit'
@@ -136,7 +158,8 @@ export function runProgress(o: ProgressOptions) {
         [
           `workflow ${report.workflow_id} is ${report.stopped.startsWith(report.status) ? report.stopped : `${report.status}: ${report.stopped}`} (${counted(report.sessions, 'session')} in this run)`,
           ...report.tasks.map(
-            (t) => `  ${t.id}: ${t.outcome}${t.detail ? `: ${t.detail.split('\n')[0]}` : ''}`,
+            (t) =>
+              `  ${t.id}: ${t.outcome}${t.produced ? `: ${producedWords(t.produced)}` : t.detail ? `: ${t.detail.split('\n')[0]}` : ''}`,
           ),
           ...(report.fallbacks.length ? [`fallbacks: ${report.fallbacks.join('; ')}`] : []),
           ...[waitedLine(report), report.next].filter((l) => l !== null),

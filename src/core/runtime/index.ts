@@ -4,3 +4,4 @@ export * from './usage-limit.js';
 export * from './unreported-commits.js';
 export * from './run-driven.js';
 export { clockAt, clockWords } from './wall-clock.js';
+export * from './task-produced.js';

@@ -25,8 +25,10 @@ import {
   apiErrorWords,
   transientApiError,
   freshSessionTakesOver,
+  taskProduced,
   type CutOff,
   type HistoryStep,
+  type TaskProduced,
 } from '../../core/index.js';
 import type { ExecutorRow } from '../../storage/executor-registry.js';
 import type { BatonService } from '../baton-service.js';
@@ -378,7 +380,7 @@ export class AgentRunner {
           });
           cutOff = null;
           // where the task's work began in git, kept across its retries (not for an agent re-attached to)
-          if (!begun.has(task.id)) begun.set(task.id, await taskStart(svc, s.worktree));
+          if (!begun.has(task.id)) begun.set(task.id, await taskStart(svc, s));
           let launched;
           try {
             launched = await launchDriver(svc, {
@@ -472,7 +474,8 @@ export class AgentRunner {
           if (o.onEvent) note(said);
           else log(said);
         }
-        this.finish(report, emit, id, task.id, 'done', null, started, output?.path ?? null);
+        const produced = taskProduced(await svc.runner.load(id), task.id, begun.get(task.id) ?? null);
+        this.finish(report, emit, id, task.id, 'done', null, started, output?.path ?? null, produced);
         continue;
       }
       if (result.outcome === 'usage_limit') {
@@ -629,8 +632,9 @@ export class AgentRunner {
     detail: string | null,
     started: number,
     log: string | null,
+    produced?: TaskProduced,
   ) {
-    report.tasks.push({ id: taskId, outcome, detail, log });
+    report.tasks.push({ id: taskId, outcome, detail, log, ...(produced ? { produced } : {}) });
     // a task a usage limit or the agent's API failing cut short did not fail: the run stopped before it was done
     if (outcome !== 'done' && outcome !== 'usage_limit' && outcome !== 'api_error') report.failed = true;
     emit({
@@ -641,6 +645,7 @@ export class AgentRunner {
       detail,
       seconds: Math.round((Date.now() - started) / 1000),
       log,
+      ...(produced ? { produced } : {}),
     });
   }
 }

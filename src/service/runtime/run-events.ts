@@ -1,3 +1,5 @@
+import type { TaskProduced } from '../../core/index.js';
+
 /**
  * What `baton run` reports while it works: the CLI turns these into a live status line (on a terminal), one line per
  * step (elsewhere), or NDJSON progress events (`--json`). The same events whatever the executor.
@@ -55,6 +57,8 @@ export type RunEvent =
       detail: string | null;
       seconds: number;
       log: string | null;
+      /** A task done: what it produced, as Baton recorded it (its commits, its last test run, its usage). */
+      produced?: TaskProduced;
     }
   | { event: 'workflow.paused'; workflow_id: string; trigger: string | null; reason: string | null }
   | { event: 'note'; workflow_id: string; message: string };

@@ -1,4 +1,4 @@
-import type { CapacityPolicy, WorkflowState } from '../../core/index.js';
+import type { CapacityPolicy, TaskProduced, WorkflowState } from '../../core/index.js';
 import type { LeaseKind, ProcessPorts } from './ownership.js';
 import type { SharedWorktree } from './worktree-peers.js';
 import type { RunEvent, TaskLogs } from './run-events.js';
@@ -75,7 +75,14 @@ export interface RunReport {
   workflow_id: string;
   status: WorkflowState['status'];
   pause_trigger: WorkflowState['pause_trigger'];
-  tasks: { id: string; outcome: string; detail?: string | null; log?: string | null }[];
+  /** `produced`: what a task done produced, as Baton recorded it (its commits, its last test run, its usage). */
+  tasks: {
+    id: string;
+    outcome: string;
+    detail?: string | null;
+    log?: string | null;
+    produced?: TaskProduced;
+  }[];
   fallbacks: string[];
   /** `reset_words`: the reset time as Baton says one (`resetWords`: the notice's words, or this machine's clock, and UTC). */
   usage_limit: { resets_at: string | null; reset_words: string | null; auto_resumed: boolean } | null;

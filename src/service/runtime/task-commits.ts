@@ -1,17 +1,24 @@
-import { commitSummary, recordSideEffect } from '../../core/index.js';
+import { commitSummary, recordSideEffect, type UsageTotals } from '../../core/index.js';
 import type { BatonService } from '../baton-service.js';
 
-/** Where a task's work begins in git: HEAD (null in a repository without commits) and when. */
+/**
+ * Where a task's work begins: HEAD in git (null in a repository without commits), when, and the workflow's usage
+ * totals then (what the task's agent used is what they grew by).
+ */
 export interface TaskStart {
   head: string | null;
   at: string;
+  usage: UsageTotals | null;
 }
 
 /** HEAD now, before the task's agent starts (no HEAD outside a repository: nothing is read from git then). */
-export async function taskStart(svc: BatonService, worktree: string): Promise<TaskStart> {
+export async function taskStart(
+  svc: BatonService,
+  s: { worktree: string; usage_total?: UsageTotals | undefined },
+): Promise<TaskStart> {
   const at = new Date().toISOString();
-  const head = (await svc.git.captureGitState(worktree, null)).state?.commit_at_snapshot ?? null;
-  return { head, at };
+  const head = (await svc.git.captureGitState(s.worktree, null)).state?.commit_at_snapshot ?? null;
+  return { head, at, usage: s.usage_total ?? null };
 }
 
 /**
