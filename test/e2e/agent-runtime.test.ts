@@ -248,7 +248,19 @@ describe('baton run with a fake Codex whose turn fails', () => {
 describe("the work `baton run` records from its agent's output", () => {
   it("Claude Code: test runs and errors as a transcript's import reads them: a failing run, then fixed", async () => {
     const ws = setup();
-    expect((await ws.create()).code).toBe(0);
+    // T1 is the red step (a turn ending on a failing test is not done otherwise): its test fails, T2 makes it pass
+    const made = await ws.cli([
+      'create',
+      '--title',
+      'Sum',
+      '--task',
+      'T1:Write a failing test for sum',
+      '--task',
+      'T2:Make it pass:T1',
+      '--task',
+      'T3:Tidy:T2',
+    ]);
+    expect(made.code, made.stderr).toBe(0);
     // `npm test` fails in T1 and passes from T2 on
     const bin = tempDir('baton-npm-');
     writeFileSync(

@@ -5,3 +5,4 @@ export * from './unreported-commits.js';
 export * from './run-driven.js';
 export { clockAt, clockWords } from './wall-clock.js';
 export * from './task-produced.js';
+export * from './tests-left-failing.js';

@@ -1,3 +1,4 @@
+import { clip } from '../../core/clip.js';
 import { roughTokens } from '../../core/rough-tokens.js';
 import {
   counted,
@@ -13,6 +14,8 @@ import {
   nextSessionNumber,
   knownState,
   cutShortSession,
+  testsLeftFailing,
+  testsLeftFailingWords,
   resumedWithoutAgent,
   nextTask,
   trimHistory,
@@ -402,8 +405,7 @@ export class AgentRunner {
             if (BatonError.isInstance(e) && (e.code === 'invalid_input' || e.code === 'conflict')) throw e;
             // The agent could not even start: the task fails with the real cause, said where the user looks.
             const cause = `the agent did not start: ${(e as Error).message}`;
-            await svc.failTask({ workflowId: id }, task.id, cause.slice(0, 500));
-            this.finish(report, emit, id, task.id, 'error', cause, started, output?.path ?? null);
+            await this.fail(report, emit, id, task.id, 'error', cause, started, output?.path ?? null);
             failedHere.add(task.id);
             continue;
           }
@@ -455,6 +457,32 @@ export class AgentRunner {
       const resumedAgent = token !== null;
       fallback = null;
       history = [];
+      // A turn that ended well on a failing test run did not do its task (its words may say so: "I could not get the
+      // test to pass"): it fails, that run named, and the run stops there rather than build on it. A task whose work
+      // is the failing test (the red step) is done with it red.
+      const left =
+        result.outcome === 'success'
+          ? testsLeftFailing(await svc.runner.load(id), task, new Date(started).toISOString())
+          : null;
+      if (left) {
+        const words = result.text?.trim() ? `; its last words: "${clip(result.text.trim(), 200)}"` : '';
+        const cause = `its turn ended with its tests failing: ${testsLeftFailingWords(left)}${words}`;
+        const then = `the next run tells its agent they fail; if ${task.id} was meant to leave them failing (a red step), \`baton task done ${task.id} -w ${id}\` takes it as done`;
+        await this.fail(
+          report,
+          emit,
+          id,
+          task.id,
+          'tests_failing',
+          cause,
+          started,
+          output?.path ?? null,
+          then,
+        );
+        failedHere.add(task.id);
+        token = null;
+        continue;
+      }
       if (result.outcome === 'success') {
         token = o.profile.supports_session_resume ? result.session_id : null;
         resumeContext = null;
@@ -558,8 +586,7 @@ export class AgentRunner {
       }
       // a failure always says how it ended (followAgent): the agent's error, its standard error, its exit
       const cause = (result.text ?? '').trim();
-      await svc.failTask({ workflowId: id }, task.id, cause.slice(0, 500));
-      this.finish(report, emit, id, task.id, result.outcome, cause, started, output?.path ?? null);
+      await this.fail(report, emit, id, task.id, result.outcome, cause, started, output?.path ?? null);
       failedHere.add(task.id);
       token = null;
     }
@@ -621,6 +648,31 @@ export class AgentRunner {
     const at = (await svc.store.executors?.get(row.id)) ?? row;
     const next = `the workflow is interrupted and ${taskId} stays in progress: check the agent host ${at.endpoint ?? at.runtime} (its agent${at.pid ? `, pid ${at.pid} there,` : ''} may still be running), then \`baton run -w ${id}\` goes on with ${taskId}${found.commits.length ? ' (told of these commits)' : ''}, or \`baton task done ${taskId} -w ${id}\` if its work is complete`;
     this.finish(report, emit, id, taskId, 'lost', [cause, commits, next].join('\n'), started, log);
+  }
+
+  /** Fails the task with its cause, and says it with `then`: what to do next, when more than the run again. */
+  private async fail(
+    report: RunReport,
+    emit: (e: RunEvent) => void,
+    workflowId: string,
+    taskId: string,
+    outcome: string,
+    cause: string,
+    started: number,
+    log: string | null,
+    then: string | null = null,
+  ) {
+    await this.service.failTask({ workflowId }, taskId, cause.slice(0, 500));
+    this.finish(
+      report,
+      emit,
+      workflowId,
+      taskId,
+      outcome,
+      `${cause}${then ? `\n${then}` : ''}`,
+      started,
+      log,
+    );
   }
 
   private finish(
