@@ -66,6 +66,7 @@ export function evolveRuntime(s: WorkflowState, e: RuntimeEvent): WorkflowState 
         last_outcome: e.data.outcome,
         last_task: e.task_id ?? null,
         last_cut_short: e.data.cut_short ?? null,
+        last_exit_code: e.data.exit_code,
       });
     case 'capacity.warned':
       return patchAgent(s, { warned_session: e.session_number });

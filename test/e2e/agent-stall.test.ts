@@ -6,7 +6,7 @@ import { gitIn, tempDir } from '../helpers/git-repo.js';
 
 // An agent that hangs (alive, printing nothing: a stuck API stream, a wedged process) is stopped after
 // --stall-timeout, and its task goes on in the agent's own session; a task whose agent hangs every time fails, with
-// that cause, after two tries more.
+// that cause, after two tries more, its hang listed in the briefing; the next run takes it up in a fresh session.
 
 interface Report {
   status: string;
@@ -101,6 +101,24 @@ describe('baton run with an agent that hangs', () => {
     const exited = w.events().filter((e) => e.type === 'agent.exited');
     expect(exited).toHaveLength(3);
     expect(String(exited[2]!.data.message)).toMatch(/it was stopped as hung/);
+
+    // the hang is an error the briefing lists, once
+    const context = await w.said(['context']);
+    expect(context.stdout).toMatch(
+      /### Errors Encountered\n {2}! UNRESOLVED: agent_hung: the agent printed nothing for 0m0[1-9]s \(stall timeout 0m01s\): it was stopped as hung/,
+    );
+    expect(w.events().filter((e) => e.type === 'error.recorded')).toHaveLength(1);
+
+    // the next run does not go on in the session that hung every time: a fresh one, with the briefing
+    const again = await w.said(['run', '--agent', 'claude-code', '--max-tasks', '1'], { FAKE_LOG: log });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain(
+      "the last run's agent was stopped as hung (it printed nothing for its stall timeout) on T1: it may hang again in its own session, so a fresh session goes on with the compiled context",
+    );
+    expect(runs(log).at(-1)).toMatchObject({ task: 'T1', resume: null });
+    // done at last: the hang is behind it, no longer open
+    const resolved = w.events().filter((e) => e.type === 'error.resolved');
+    expect(resolved.map((e) => e.data.resolution)).toEqual(['workaround']);
   });
 
   it('never stops a quiet agent with --stall-timeout 0', async () => {

@@ -187,10 +187,11 @@ describe('baton run: real causes, exit codes, pauses and signals', () => {
     const crashed = await ws.cli(['run', '--agent', 'claude-code', '--agent-bin', bin]);
     const detail = String(ndjson(crashed.stdout).find((e) => e.event === 'task.finished')?.detail);
     expect(detail.split('\n')[0]).toBe('Error: out of disk space');
-    // nothing said at all: how it ended, in the task's failure and in the agent's exit event alike
+    // nothing said at all: how it ended, in the task's failure and in the agent's exit event alike (the run says
+    // this third failure in a row of T1 too)
     const mute = await ws.cli(['run', '--agent', 'claude-code', '--agent-bin', '/bin/false']);
     expect(ndjson(mute.stdout).find((e) => e.event === 'task.finished')?.detail).toBe(
-      'the agent exited with code 1',
+      'the agent exited with code 1 (it failed 3 times in a row: the next run starts it in a fresh agent session, with the briefing)',
     );
     const exited = ws.events().filter((e) => e.type === 'agent.exited');
     expect(exited.at(-1)?.data).toMatchObject({ exit_code: 1, message: 'the agent exited with code 1' });

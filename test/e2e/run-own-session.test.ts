@@ -119,7 +119,7 @@ describe("`baton run` goes on in the agent's own session after it was cut short"
     expect(again.prompt).not.toContain('## Resume context');
   });
 
-  it('Codex crashed mid-turn (exit 1, no turn.completed): the next run resumes its thread', async () => {
+  it('Codex crashed mid-turn (exit 1, no turn.completed): the next run resumes its thread, told it exited with code 1', async () => {
     const ws = agentWorkspace({ BATON_AGENT_BIN: fakeCodex, CODEX_HOME: tempDir('codex-home-') });
     expect((await ws.create()).code).toBe(0);
     const first = await ws.cli(['run', '--agent', 'codex'], { FAKE_CRASH: '1' });
@@ -129,13 +129,14 @@ describe("`baton run` goes on in the agent's own session after it was cut short"
 
     const again = await runAgain(ws, 'codex');
     expect(again.code, again.stderr).toBe(0);
+    // how it ended, as it did: on its own exit code, not killed
     expect(notes(again.lines)).toContain(
-      `the last run's agent was cut off in the middle of its turn on T1: going on in its own session (${token}; for a fresh one, \`baton pause -w ${again.lines.at(-1)?.workflow_id}\` before the run)`,
+      `the last run's agent exited with code 1 in the middle of its turn on T1: going on in its own session (${token}; for a fresh one, \`baton pause -w ${again.lines.at(-1)?.workflow_id}\` before the run)`,
     );
     expect(again.runs[0]?.args.slice(-3)).toEqual(['resume', token, '-']);
     expect(launches(ws).at(-1)).toEqual({ resume_token: token, fallback: null });
     expect(again.prompt).toContain(
-      'Your last run was cut off in the middle of its turn, before it finished (killed, or it crashed). Go on from where it stopped.',
+      'Your last run exited with code 1 in the middle of its turn, before it finished (an error it did not report). Go on from where it stopped.',
     );
   });
 

@@ -5,7 +5,8 @@ import { agentWorkspace, fakeClaude } from '../helpers/agent-workspace.js';
 import { tempDir } from '../helpers/git-repo.js';
 
 // How `baton run` judges a task's end: a turn that ends well on a failing test did not do its task (unless writing
-// that failing test was the task).
+// that failing test was the task), and a task that fails again and again is counted, said, and after
+// FRESH_AFTER_FAILURES (3) taken up in a fresh agent session with the briefing.
 
 type Workspace = ReturnType<typeof agentWorkspace>;
 interface Line {
@@ -100,5 +101,54 @@ describe('`baton run` judges how a task ended', () => {
       ['T1', 'done'],
       ['T2', 'tests_failing'],
     ]);
+  });
+
+  it('counts a task failing again and again, says how its agent ended, and after 3 goes on in a fresh session with the briefing', async () => {
+    const ws = agentWorkspace({ BATON_AGENT_BIN: fakeClaude });
+    expect((await ws.create()).code).toBe(0);
+    // the agent exits 1 on an error in the middle of its turn, its result never said
+    const crash = { FAKE_CRASH: '1' };
+    const first = await run(ws, crash, ['--max-tasks', '1']);
+    expect(first.code, first.stderr).toBe(1);
+    const token =
+      first.agents[0] && ws.events().find((e) => e.type === 'agent.token_saved')?.data.resume_token;
+    expect(token).toBeTruthy();
+    const id = first.report.workflow_id!;
+    const go = `for a fresh one, \`baton pause -w ${id}\` before the run`;
+
+    const second = await run(ws, crash, ['--max-tasks', '1']);
+    expect(second.notes).toContain(
+      `the last run's agent exited with code 1 in the middle of its turn on T1: going on in its own session (${token}; ${go})`,
+    );
+    expect(second.report.tasks![0]!.detail).toMatch(
+      /\(the agent exited with code 1\) \(it failed 2 times in a row\)$/,
+    );
+
+    const third = await run(ws, crash, ['--max-tasks', '1']);
+    expect(third.notes).toContain(
+      `the last run's agent exited with code 1 in the middle of its turn on T1 (it failed 2 times in a row): going on in its own session (${token}; ${go})`,
+    );
+    expect(third.agents[0]!.resume).toBe(token);
+    expect(third.prompts[0]).toContain(
+      'Your last run exited with code 1 in the middle of its turn, before it finished (an error it did not report).',
+    );
+    expect(third.prompts[0]).toContain(
+      'Earlier attempts at this task failed 2 times in a row; the last one:',
+    );
+    expect(third.report.tasks![0]!.detail).toContain(
+      '(it failed 3 times in a row: the next run starts it in a fresh agent session, with the briefing)',
+    );
+
+    const fourth = await run(ws, {}, ['--max-tasks', '1']);
+    expect(fourth.code, fourth.stderr).toBe(0);
+    expect(fourth.notes).toContain(
+      "the last run's agent exited with code 1 in the middle of its turn on T1: it failed 3 times in a row in its own session, so a fresh session goes on with the compiled context",
+    );
+    expect(fourth.agents[0]!.resume).toBeNull();
+    expect(fourth.prompts[0]).toContain('## Resume context');
+    expect(fourth.prompts[0]).toContain(
+      'Earlier attempts at this task failed 3 times in a row; the last one:',
+    );
+    expect(fourth.report.tasks).toEqual([expect.objectContaining({ id: 'T1', outcome: 'done' })]);
   });
 });

@@ -24,6 +24,13 @@ const setTask = (s: WorkflowState, id: string | null, patch: Partial<Task>): Wor
   tasks: s.tasks.map((t) => (t.id === id ? { ...t, ...patch } : t)),
 });
 
+/** A task done or skipped: its failures before are no longer failures in a row. */
+const succeeded = (s: WorkflowState, id: string | null): WorkflowState =>
+  s.tasks.some((t) => t.id === id && t.failures)
+    ? { ...s, tasks: s.tasks.map((t) => (t.id === id ? withoutFailures(t) : t)) }
+    : s;
+const withoutFailures = ({ failures: _, ...t }: Task): Task => t;
+
 /** A task left out of an agent's list that a list holds again. */
 const takenUp = ({ left_out: _, ...t }: Task): Task => t;
 
@@ -312,21 +319,23 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
         session_number: e.session_number,
       });
     case 'task.completed': {
-      const next = setTask(settled(s, e.task_id), e.task_id, {
+      const next = setTask(succeeded(settled(s, e.task_id), e.task_id), e.task_id, {
         status: 'done',
         ended_at: e.data.at ?? e.at,
         note: e.data.summary,
       });
       return updateSession(next, { tasks_done: (currentSession(s)?.tasks_done ?? 0) + 1 });
     }
-    case 'task.failed':
-      return setTask(s, e.task_id, { status: 'failed', ended_at: e.at, note: e.data.reason });
+    case 'task.failed': {
+      const failures = (s.tasks.find((t) => t.id === e.task_id)?.failures ?? 0) + 1;
+      return setTask(s, e.task_id, { status: 'failed', ended_at: e.at, note: e.data.reason, failures });
+    }
     case 'task.blocked':
       return setTask(s, e.task_id, { status: 'blocked', note: e.data.reason });
     case 'task.unblocked':
       return setTask(s, e.task_id, { status: 'pending', note: null });
     case 'task.skipped':
-      return setTask(settled(s, e.task_id), e.task_id, {
+      return setTask(succeeded(settled(s, e.task_id), e.task_id), e.task_id, {
         status: 'skipped',
         ended_at: e.data.at ?? e.at,
         note: e.data.reason,

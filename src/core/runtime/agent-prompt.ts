@@ -1,4 +1,5 @@
 import { clip } from '../clip.js';
+import { ownExitCode } from './run-driven.js';
 import { apiErrorStop, apiFailureError, transientApiError } from '../turn-stop.js';
 import type { Decision, ErrorRecord } from '../schemas/records.js';
 import type { CutShort, SideEffect } from '../schemas/runtime.js';
@@ -15,7 +16,7 @@ export interface PromptInput {
   workflowTitle: string;
   plan: string;
   /** A task that failed before carries its status and the cause (`note`): the retry is told. */
-  task: Pick<Task, 'id' | 'title' | 'description'> & Partial<Pick<Task, 'status' | 'note'>>;
+  task: Pick<Task, 'id' | 'title' | 'description'> & Partial<Pick<Task, 'status' | 'note' | 'failures'>>;
   /** The compiled resume context (markdown), on a resumed workflow or a fallback session. */
   resumeContext: string | null;
   /** The ledger: effects already done, which the agent must not redo. */
@@ -89,7 +90,14 @@ export function cutOffOf(
  * conversation already ends where it stopped.
  */
 export function cutShortOf(s: WorkflowState, how: CutShort): CutOff {
-  return how === 'turn_limit' ? { why: TURN_LIMIT, words: null } : { why: MID_TURN, words: cutOffWords(s) };
+  if (how === 'turn_limit') return { why: TURN_LIMIT, words: null };
+  // it ended itself on an error (its code says so): not a kill from outside, nor a machine that stopped
+  const code = ownExitCode(s);
+  const why =
+    code === null
+      ? MID_TURN
+      : `Your last run exited with code ${code} in the middle of its turn, before it finished (an error it did not report). Go on from where it stopped.`;
+  return { why, words: cutOffWords(s) };
 }
 
 /**
@@ -201,9 +209,12 @@ export function buildAgentPrompt(p: PromptInput): string {
   if (p.task.description.trim()) out.push('', p.task.description.trim());
   if (p.task.status === 'failed' && p.task.note) {
     const cause = clip(p.task.note.replace(/\s+/g, ' ').trim(), 500);
+    const n = p.task.failures ?? 1;
     out.push(
       '',
-      `An earlier attempt at this task failed: ${cause}`,
+      n > 1
+        ? `Earlier attempts at this task failed ${n} times in a row; the last one: ${cause}`
+        : `An earlier attempt at this task failed: ${cause}`,
       'It may have left changes behind: check `git status` and `git log` before you start again.',
     );
   }

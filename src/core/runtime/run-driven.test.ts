@@ -3,11 +3,11 @@ import { createWorkflow } from '../commands/create.js';
 import { interrupt } from '../commands/lifecycle.js';
 import { resume } from '../commands/resume.js';
 import { agentExited, launchAgent, saveResumeToken } from '../commands/runtime.js';
-import { failTask, startTask } from '../commands/tasks.js';
+import { completeTask, failTask, startTask } from '../commands/tasks.js';
 import { Draft } from '../draft.js';
 import type { AgentOutcome, CutShort } from '../schemas/runtime.js';
 import type { WorkflowState } from '../schemas/state.js';
-import { cutShortSession } from './run-driven.js';
+import { cutShortSession, cutShortWords, FRESH_AFTER_FAILURES } from './run-driven.js';
 
 const git = { state: null, note: 'no git' };
 let n = 0;
@@ -35,6 +35,7 @@ function agentEnded(
   exitedTask: string | null = 'T1',
   cut?: CutShort,
   token: string | null = 'sess-1',
+  exitCode: number | null = null,
 ) {
   let s = run(null, (d) =>
     createWorkflow(d, {
@@ -58,7 +59,7 @@ function agentEnded(
       {
         executor_id: 'ex-1',
         outcome,
-        exit_code: null,
+        exit_code: exitCode,
         message: 'killed',
         ...(cut ? { cut_short: cut } : {}),
       },
@@ -75,6 +76,8 @@ describe('cutShortSession', () => {
       token: 'sess-1',
       taskId: 'T1',
       how: 'cut_off',
+      failures: 1,
+      fresh: null,
     });
     // an event log from before exits said how the run was cut short: a kill was a cut-off
     expect(cutShortSession(agentEnded('killed'), 'claude-code')).toMatchObject({ how: 'cut_off' });
@@ -96,6 +99,8 @@ describe('cutShortSession', () => {
       token: null,
       taskId: 'T1',
       how: 'cut_off',
+      failures: 1,
+      fresh: null,
     });
   });
 
@@ -111,5 +116,53 @@ describe('cutShortSession', () => {
     s = run(s, (d) => resume(d, { snapshot: null, git, staleAfterMs: 7 * 86_400_000 }));
     expect(s.status).toBe('in_progress');
     expect(cutShortSession(s, 'claude-code')).toBeNull();
+  });
+
+  it('counts the failures in a row from the events; at FRESH_AFTER_FAILURES a fresh session goes on', () => {
+    let s = agentEnded('error', 'T1', 'cut_off', 'sess-1', 1);
+    for (let i = 1; i < FRESH_AFTER_FAILURES; i++) {
+      expect(cutShortSession(s, 'claude-code')).toMatchObject({ failures: i, fresh: null });
+      s = run(s, (d) => {
+        startTask(d, 'T1');
+        agentExited(
+          d,
+          { executor_id: 'ex-1', outcome: 'error', exit_code: 1, message: 'x', cut_short: 'cut_off' },
+          'T1',
+        );
+        failTask(d, 'T1', 'Error: connect ECONNRESET (the agent exited with code 1)', git);
+      });
+    }
+    expect(s.tasks[0]!.failures).toBe(FRESH_AFTER_FAILURES);
+    expect(cutShortSession(s, 'claude-code')).toMatchObject({
+      token: 'sess-1',
+      failures: FRESH_AFTER_FAILURES,
+      fresh: `it failed ${FRESH_AFTER_FAILURES} times in a row in its own session`,
+    });
+    // done at last: its failures are no longer in a row
+    s = run(s, (d) => {
+      startTask(d, 'T1');
+      completeTask(d, 'T1', null, git);
+    });
+    expect(s.tasks[0]!.failures).toBeUndefined();
+  });
+
+  it('a hung agent is never gone on with in its own session', () => {
+    expect(cutShortSession(agentEnded('killed', 'T1', 'hung'), 'claude-code')).toMatchObject({
+      how: 'hung',
+      fresh: 'it may hang again in its own session',
+    });
+  });
+
+  it('says how the agent ended: its own exit code, a kill (a wrapper exits 128 + the signal), a hang', () => {
+    expect(cutShortWords(agentEnded('error', 'T1', 'cut_off', 'sess-1', 1), 'cut_off')).toBe(
+      'exited with code 1 in the middle of its turn',
+    );
+    expect(cutShortWords(agentEnded('error', 'T1', 'cut_off', 'sess-1', 137), 'cut_off')).toBe(
+      'was cut off in the middle of its turn',
+    );
+    expect(cutShortWords(agentEnded('killed', 'T1', 'cut_off'), 'cut_off')).toBe(
+      'was cut off in the middle of its turn',
+    );
+    expect(cutShortWords(agentEnded('killed', 'T1', 'hung'), 'hung')).toMatch(/^was stopped as hung/);
   });
 });

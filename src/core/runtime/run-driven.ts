@@ -63,21 +63,60 @@ export function resumedWithoutAgent(s: WorkflowState): boolean {
 }
 
 /**
+ * How many failures in a row of a task (`Task.failures`) a run goes on from in the agent session that failed it: past
+ * them a fresh session starts with the briefing, as the same conversation is likely to fail the same way again.
+ */
+export const FRESH_AFTER_FAILURES = 3;
+
+/**
  * How the last run's agent ended short of the task this run takes next with its conversation whole (`CutShort`: cut
- * off in the middle of its turn, killed or crashed; or stopped at its turn limit), and its own session to go on in
- * there, as after a crash of `baton run` itself: `token` null when the agent never named its session (a fresh one
- * goes on). Null otherwise (another agent or task, a failure of the task itself, or a person paused or resumed the
- * workflow since: a fresh session is asked for).
+ * off in the middle of its turn, killed or crashed; stopped at its turn limit; or stopped as hung), and its own
+ * session to go on in there, as after a crash of `baton run` itself: `token` null when the agent never named its
+ * session. `fresh` says why a fresh session goes on instead, with the briefing: it hung there, or the task failed
+ * there `FRESH_AFTER_FAILURES` times in a row; `failures` counts them. Null otherwise (another agent or task, a
+ * failure of the task itself, or a person paused or resumed the workflow since: a fresh session is asked for).
  */
 export function cutShortSession(
   s: WorkflowState,
   agent: string,
-): { token: string | null; taskId: string; how: CutShort } | null {
+): { token: string | null; taskId: string; how: CutShort; failures: number; fresh: string | null } | null {
   const a = s.agent;
   const task = nextTask(s.tasks);
   // an agent killed before its exits said how it was cut short (an event log older than `cut_short`) was cut off
   const how = a?.last_cut_short ?? (a?.last_outcome === 'killed' ? 'cut_off' : null);
   if (s.status !== 'in_progress' || !a || !how || a.agent !== agent) return null;
   if (!task || task.status !== 'failed' || a.last_task !== task.id || resumedWithoutAgent(s)) return null;
-  return { token: a.resume_token, taskId: task.id, how };
+  const failures = task.failures ?? 1;
+  const fresh =
+    how === 'hung'
+      ? 'it may hang again in its own session'
+      : failures >= FRESH_AFTER_FAILURES
+        ? `it failed ${failures} times in a row in its own session`
+        : null;
+  return { token: a.resume_token, taskId: task.id, how, failures, fresh };
 }
+
+/**
+ * How the last run's agent ended short of its task, in words that follow "the last run's agent": how it exited when
+ * it did (a crash, an error with no result said), else cut off (killed); stopped at its turn limit; or hung.
+ */
+export function cutShortWords(s: WorkflowState, how: CutShort): string {
+  if (how === 'turn_limit') return 'stopped at its turn limit';
+  if (how === 'hung') return 'was stopped as hung (it printed nothing for its stall timeout)';
+  const code = ownExitCode(s);
+  return code === null
+    ? 'was cut off in the middle of its turn'
+    : `exited with code ${code} in the middle of its turn`;
+}
+
+/**
+ * The code the last run's agent exited with on its own (an error it did not report as a result), or null when it was
+ * killed: by a signal, or under a wrapper that exits 128 + the signal's number (137: SIGKILL).
+ */
+export function ownExitCode(s: WorkflowState): number | null {
+  const code = s.agent?.last_exit_code;
+  return code === null || code === undefined || code >= 128 ? null : code;
+}
+
+/** A task's failures in a row, in words: "its first failure", "it failed 2 times in a row". */
+export const failuresWords = (n: number) => (n <= 1 ? 'its first failure' : `it failed ${n} times in a row`);

@@ -22,10 +22,11 @@ export const AgentOutcome = z.enum(agentOutcomes);
 export type AgentOutcome = z.infer<typeof AgentOutcome>;
 
 /**
- * How an agent's run ended short of its task with its own session whole, so that session can go on: cut off in the
- * middle of its turn (killed, or crashed: its output stops before its result line), or stopped at its turn limit.
+ * How an agent's run ended short of its task with its own session whole: cut off in the middle of its turn (killed,
+ * or crashed: its output stops before its result line), or stopped at its turn limit, which that session can go on
+ * from; or stopped by Baton as hung (`hung`), which a fresh session takes over (it may hang there again).
  */
-export const CutShort = z.enum(['cut_off', 'turn_limit']);
+export const CutShort = z.enum(['cut_off', 'turn_limit', 'hung']);
 export type CutShort = z.infer<typeof CutShort>;
 
 /** A driver's capacity policy as recorded: warn at, pause at (fractions of the context window). */
@@ -59,6 +60,8 @@ export const AgentRuntime = z.object({
   last_task: z.string().nullable().optional(),
   /** How that exit ended short of the task with the agent's session whole, when it did (`CutShort`). */
   last_cut_short: CutShort.nullable().optional(),
+  /** That exit's code (null: killed by a signal, or not known). */
+  last_exit_code: z.number().int().nullable().optional(),
   /** The Baton session whose capacity warning was already given (one warning per session). */
   warned_session: z.number().int().nullable(),
   /** The driver's capacity policy (`--warn-at`, `--pause-at`), for whoever shows the context gauge. */

@@ -106,6 +106,11 @@ export const Task = TaskSpec.extend({
   session_number: z.number().int().nullable(),
   note: z.string().nullable(),
   /**
+   * How many times in a row it failed since it was last done or skipped (folded from `task.failed`): a run that takes
+   * it up again says the count, and stops going on in the agent session that keeps failing it. Absent: none.
+   */
+  failures: z.number().int().positive().optional(),
+  /**
    * The Baton session whose agent's list made this task (folded from `task.added`'s origin): its plan, which a later
    * session's list may leave behind. Absent for a task the user added (CLI, REST, MCP, a tasks file).
    */

@@ -14,6 +14,9 @@ import {
   nextSessionNumber,
   knownState,
   cutShortSession,
+  cutShortWords,
+  failuresWords,
+  FRESH_AFTER_FAILURES,
   testsLeftFailing,
   testsLeftFailingWords,
   resumedWithoutAgent,
@@ -36,7 +39,7 @@ import {
 import type { ExecutorRow } from '../../storage/executor-registry.js';
 import type { BatonService } from '../baton-service.js';
 import type { WorkflowRef } from '../resolve-workflow.js';
-import { followAgent, type SessionResult } from './agent-session.js';
+import { followAgent, HUNG, type SessionResult } from './agent-session.js';
 import { CrashWatch } from './crash-watch.js';
 import { executorRowFor, launchDriver } from './launch.js';
 import { releaseExecutorRow } from './release-executor.js';
@@ -225,9 +228,10 @@ export class AgentRunner {
     else {
       // The last run's agent was cut off mid-turn or stopped at its turn limit: its conversation goes on, told so
       const short = o.profile.supports_session_resume ? cutShortSession(s, o.profile.name) : null;
+      const next = nextTask(s.tasks);
       if (short) {
-        const what = `the last run's agent ${short.how === 'turn_limit' ? 'stopped at its turn limit' : 'was cut off in the middle of its turn'} on ${short.taskId}`;
-        if (short.token) {
+        const what = `the last run's agent ${cutShortWords(s, short.how)} on ${short.taskId}${short.failures > 1 && !short.fresh ? ` (${failuresWords(short.failures)})` : ''}`;
+        if (short.token && !short.fresh) {
           token = short.token;
           cutOff = cutShortOf(s, short.how);
           note(
@@ -235,10 +239,16 @@ export class AgentRunner {
           );
         } else {
           // recorded with the launch (`fallback`) as a failed resume is: why this session starts fresh
-          fallback = 'its own session is not known (it never named it)';
+          fallback = short.fresh ?? 'its own session is not known (it never named it)';
           resumeContext = (await svc.queries.context(s)).markdown;
           note(`${what}: ${fallback}, so a fresh session goes on with the compiled context`);
         }
+      } else if (next?.status === 'failed' && (next.failures ?? 0) >= FRESH_AFTER_FAILURES) {
+        // failed often, though not cut short (its turns ended on their errors): a fresh session, with the briefing
+        resumeContext = (await svc.queries.context(s)).markdown;
+        note(
+          `${next.id} failed ${next.failures} times in a row: a fresh session goes on with the compiled context`,
+        );
       }
     }
     const mayStartSession = () => o.maxSessions === null || report.sessions < o.maxSessions;
@@ -495,6 +505,15 @@ export class AgentRunner {
           o.maxTasks !== null && done >= o.maxTasks
             ? { reason: `${counted(done, 'task')} done in this run`, trigger: 'task_complete' as const }
             : null;
+        // the hangs it met on the way are behind it: later briefings say they were got past, not that they are open
+        for (const e of (await svc.runner.load(id)).open_errors)
+          if (e.error_type === HUNG && e.task_id === task.id)
+            await svc.resolveError(
+              { workflowId: id },
+              e.id,
+              'workaround',
+              `${task.id} was done in a later attempt`,
+            );
         const ended = await completeRunTask(svc, id, task.id, result.text?.slice(0, 500) ?? null, pauseAfter);
         if (ended) {
           // the agent's MCP call (complete_task), or a command by hand, finished it already: the run goes on
@@ -650,7 +669,10 @@ export class AgentRunner {
     this.finish(report, emit, id, taskId, 'lost', [cause, commits, next].join('\n'), started, log);
   }
 
-  /** Fails the task with its cause, and says it with `then`: what to do next, when more than the run again. */
+  /**
+   * Fails the task with its cause, and says it with how many times in a row it failed (counted from its events:
+   * `Task.failures`), what the next run does about that, and `then`: what to do next, when more than the run again.
+   */
   private async fail(
     report: RunReport,
     emit: (e: RunEvent) => void,
@@ -662,17 +684,16 @@ export class AgentRunner {
     log: string | null,
     then: string | null = null,
   ) {
-    await this.service.failTask({ workflowId }, taskId, cause.slice(0, 500));
-    this.finish(
-      report,
-      emit,
-      workflowId,
-      taskId,
-      outcome,
-      `${cause}${then ? `\n${then}` : ''}`,
-      started,
-      log,
-    );
+    const { state } = await this.service.failTask({ workflowId }, taskId, cause.slice(0, 500));
+    const n = state.tasks.find((t) => t.id === taskId)?.failures ?? 1;
+    const count =
+      n >= FRESH_AFTER_FAILURES
+        ? `${failuresWords(n)}: the next run starts it in a fresh agent session, with the briefing`
+        : n > 1
+          ? failuresWords(n)
+          : null;
+    const detail = `${count ? `${cause} (${count})` : cause}${then ? `\n${then}` : ''}`;
+    this.finish(report, emit, workflowId, taskId, outcome, detail, started, log);
   }
 
   private finish(

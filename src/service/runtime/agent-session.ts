@@ -79,6 +79,9 @@ export interface SessionContext {
   notesSaid?: Set<string>;
 }
 
+/** The error type of an agent Baton stopped as hung (it printed nothing for the stall timeout). */
+export const HUNG = 'agent_hung';
+
 /** A failed tool call as an open error: how a run records one it cannot read the fate of. */
 const failedCall = (name: string, text: string, input: unknown, taskId: string): RecordInput => ({
   kind: 'error',
@@ -501,8 +504,10 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
   // of its turn (killed, or exited on an error before its result line once its session began: a crash, a wrapper
   // whose program was killed; one that failed before it named a session never began a turn, as a bad flag; an exit 0
   // without a result is a program that does not speak the format, no cut), or stopped at its turn limit.
-  const cutShort: CutShort | undefined =
-    outcome === 'killed' || (outcome === 'error' && !r && exit.code !== 0 && sessionId !== null)
+  // Stopped as hung by Baton: its session is whole, but the next run starts a fresh one (it may hang there again).
+  const cutShort: CutShort | undefined = stalled
+    ? 'hung'
+    : outcome === 'killed' || (outcome === 'error' && !r && exit.code !== 0 && sessionId !== null)
       ? 'cut_off'
       : outcome === 'error' && r?.subtype === 'error_max_turns'
         ? 'turn_limit'
@@ -511,6 +516,21 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
     workflowId,
     (d) => {
       if (metrics) recordOne(d, runUsage(d.state, metrics));
+      // a hang is an error of the work, which the briefing lists (once a task while it is open): the call it hung in
+      // may hang again
+      if (stalled && !d.state.open_errors.some((e) => e.error_type === HUNG && e.task_id === taskId))
+        recordOne(d, {
+          kind: 'error',
+          error: {
+            error_type: HUNG,
+            error_message: stalled,
+            // where it was: its last call or words
+            context: steps.at(-1)?.text ?? null,
+            task_id: taskId,
+            resolution: 'unresolved',
+            resolution_notes: null,
+          },
+        });
       agentExited(
         d,
         {
