@@ -17,6 +17,7 @@ import {
   type TranscriptRead,
 } from '../integrations/hooks/hook-log.js';
 import { hookFolder } from '../integrations/hooks/hook-cwd.js';
+import { outageReminder } from '../integrations/hooks/outage.js';
 import { agentProcess } from '../integrations/hooks/agent-process.js';
 import { spuriousStartup } from '../integrations/hooks/resumed-launch.js';
 import { subAgentFileOf } from '../integrations/hooks/sub-agent-call.js';
@@ -94,6 +95,10 @@ interface Finished {
   unlogged?: true;
   /** Its Baton server did not answer (`lastWentUnanswered`). */
   unanswered?: true;
+  /** It could not reach Baton's store (a server or a database down: an `unavailable` failure): an outage. */
+  unreachable?: true;
+  /** Its answer came from Baton's store: an outage, if one was under way, is over. */
+  reached?: true;
 }
 
 /** The same news however its counts moved (a checkpoint's age, a version, a byte offset): told once, not each time. */
@@ -127,6 +132,8 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
   const lastMessage = lastMessageKey(payload?.raw.last_assistant_message);
   // a hook here found the server silent moments ago: this one does not wait for it as long
   const unansweredSince = lastWentUnanswered(log.events, agent);
+  // this agent's hooks here could not reach the store lately: told once, and the first hook that reaches it catches up
+  const outage = log.outages?.[agent] ?? null;
   let done = false;
 
   const finish = (r: Finished): number => {
@@ -145,7 +152,11 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
       // A failure is shown to the user once (again when it changes), and always at a session start.
       const repeated = previous?.outcome === r.outcome && sameNote(previous.note, r.note);
       const message = `Baton: the ${event || 'unknown'} hook ${r.outcome === 'timeout' ? 'ran out of time' : 'failed'}: ${r.note}. Run \`baton doctor\` in this repository.`;
-      if (!repeated || event === 'SessionStart') output = { ...(output ?? {}), systemMessage: message };
+      // the store out of reach was said whole at the outage's first hook: a new conversation gets a line, others nothing
+      if (r.unreachable && outage) {
+        if (event === 'SessionStart') output = { ...(output ?? {}), systemMessage: outageReminder(outage) };
+      } else if (!repeated || event === 'SessionStart')
+        output = { ...(output ?? {}), systemMessage: message };
     }
     if (r.tell && !(previous?.outcome === r.outcome && sameNote(previous.note, r.note)))
       output = { ...(output ?? {}), systemMessage: r.tell };
@@ -202,6 +213,15 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
           reason: event === 'SessionEnd' ? (payload?.reason ?? null) : null,
         };
       else if (seen && event !== 'SessionStart' && (!ends || !unrecorded)) delete seen.end_unrecorded;
+      if (r.unreachable) {
+        // the first failure of an outage is the one told; what the conversation writes from now on is unread
+        fresh.outages = { ...fresh.outages, [agent]: fresh.outages?.[agent] ?? { since: at } };
+        if (seen) seen.missed_since ??= at;
+      } else if (r.reached && fresh.outages?.[agent]) {
+        // this hook read what every transcript here gained meanwhile (`outageCatchUp`)
+        delete fresh.outages[agent];
+        for (const t of Object.values(fresh.transcripts)) delete t.missed_since;
+      }
       if (seen && event === 'SessionEnd') seen.ended = true;
       else if (seen) {
         delete seen.ended;
@@ -339,8 +359,9 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
       log.transcripts,
       missed,
       unansweredSince,
+      outage,
     );
-    return finish(r);
+    return finish({ ...r, reached: true });
   } catch (e) {
     const failure = errorLine(e);
     const output =
@@ -364,7 +385,13 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
           ? '; nothing is lost: the briefing comes with the next prompt once it answers again'
           : "; nothing is lost: the session's transcript is read once it answers again"
         : '';
-    return finish({ outcome: 'failed', note: `${failure}${outOfReach}`, output, ...unanswered });
+    return finish({
+      outcome: 'failed',
+      note: `${failure}${outOfReach}`,
+      output,
+      ...unanswered,
+      ...((e as { code?: unknown }).code === 'unavailable' ? { unreachable: true as const } : {}),
+    });
   } finally {
     clearTimeout(timer);
   }

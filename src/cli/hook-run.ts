@@ -3,7 +3,7 @@ import { BatonError } from '../core/errors.js';
 import { isPostgresUrl, POSTGRES_HUNG_HINT, redactUrl } from '../core/database-url.js';
 import { agentActor } from '../core/actors.js';
 import { handleHookEvent, type HookResult } from '../integrations/hooks/handle-event.js';
-import type { TranscriptSeen } from '../integrations/hooks/hook-log.js';
+import type { Outage, TranscriptSeen } from '../integrations/hooks/hook-log.js';
 import type { HookAgent, HookEvent, HookPayload } from '../integrations/hooks/hook-payload.js';
 import type { Io } from './output.js';
 import { Runtime } from './runtime.js';
@@ -34,6 +34,7 @@ export async function runHookEvent(
   transcripts: Record<string, TranscriptSeen> = {},
   missedBriefing: string | null = null,
   unansweredSince: string | null = null,
+  outage: Outage | null = null,
 ): Promise<HookResult> {
   // what a hook records is the agent session's: its actor is the agent (unless BATON_ACTOR or the config names one)
   const settings = loadSettings(
@@ -81,6 +82,7 @@ export async function runHookEvent(
       worktree,
       transcripts,
       missedBriefing,
+      outage,
       home: settings.home,
       settings: {
         autoTrack: settings.autoTrack,

@@ -33,7 +33,7 @@ export interface CaughtUp {
    * The transcripts read to where they stop (the hook log keeps how far: what held no entry moved no import mark, and
    * is not read again); `whole`: all they hold was read now (none of it had been imported).
    */
-  read: (TranscriptRead & { whole: boolean })[];
+  read: (TranscriptRead & { whole: boolean; entries: number })[];
   /** Those that could not be read now, each with why. */
   unread: string[];
   /** Another conversation at work on the worktree's workflow (atWork), the latest written; null when none is. */
@@ -192,8 +192,9 @@ async function incompleteWorkflows(
  * imports its last turn, and a Codex task list arrives only with it. The transcripts are those the workflows
  * imported, and those the hooks saw at a prompt but never imported (a session cut off in its first turn). Only a
  * transcript that grew is read (a size check each), at most CATCH_UP_MAX_BYTES of it; what could not be read is said.
+ * `leave`: a transcript the hook reads itself (the first Stop after an outage).
  */
-export async function catchUpTranscripts(ctx: HookContext): Promise<CaughtUp> {
+export async function catchUpTranscripts(ctx: HookContext, leave?: string): Promise<CaughtUp> {
   const workflows = await incompleteWorkflows(ctx);
   const ids = new Set(workflows.map((w) => w.id));
   const known = new Map<string, Known>();
@@ -240,6 +241,8 @@ export async function catchUpTranscripts(ctx: HookContext): Promise<CaughtUp> {
   const ownProc = ownSeen?.ended ? undefined : ownSeen?.agent_process;
   if (ownProc && !sameProcess(ownProc, self) && isRunning(ownProc) === true) out.ownElsewhere = ownProc.pid;
   for (const k of known.values()) {
+    // the hook reads it itself
+    if (k.path === leave) continue;
     const seen = ctx.transcripts?.[k.path];
     // recorded whether or not the transcript is still there (its hook saw the end, not the file)
     if (seen?.end_unrecorded && seen.workflow_id === k.workflowId)
@@ -311,6 +314,7 @@ async function readOn(
     out.read.push({
       path: k.path,
       whole: k.unread,
+      entries: r.new_entries,
       bytes: r.bytes,
       workflow_id: k.workflowId,
       source: k.source,

@@ -29,7 +29,8 @@ import {
 import { promptRequest } from '../../extraction/session/requests.js';
 import { pickedLabel } from '../../core/requests/menu-pick.js';
 import type { OnOtherBranch, StartResult, TrackResult } from '../../service/index.js';
-import type { HookOutcome, TranscriptRead, TranscriptSeen } from './hook-log.js';
+import type { HookOutcome, Outage, TranscriptRead, TranscriptSeen } from './hook-log.js';
+import { outageOver } from './outage.js';
 import type { HookAgent, HookEvent, HookPayload } from './hook-payload.js';
 import { agentLabel } from '../../core/agent-label.js';
 import { catchUpTranscripts, type CaughtEnd, type CaughtUp, type Elsewhere } from './catch-up.js';
@@ -55,6 +56,8 @@ export interface HookContext {
   home?: string;
   /** Why the session start before this prompt failed, when it did and no prompt got through since (`missedBriefing`). */
   missedBriefing?: string | null;
+  /** This agent's hooks here could not reach the store since (`HookLog.outages`): this hook is the first that does. */
+  outage?: Outage | null;
 }
 
 export interface HookResult {
@@ -678,10 +681,85 @@ const startReason = (agent: string, source: string) =>
 
 /** Answers one agent hook over the client. Throws only on failures the caller reports (it never fails the agent). */
 export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promise<HookResult> {
-  const r = await answer(event, ctx);
+  // the first hook that reaches the store after an outage reads what it missed first (a session start always does)
+  const back = ctx.outage && event !== 'SessionStart' ? await outageCatchUp(ctx, event) : null;
+  const answered = await answer(event, ctx);
+  const r = back ? afterOutage(back, answered) : answered;
   const forced = forcedPauses.get(ctx);
   forcedPauses.delete(ctx);
-  return forced ? { ...r, tell: r.tell ? `${forced}. ${r.tell}` : forced } : r;
+  const over = ctx.outage ? outageOver(ctx.outage, back?.read ?? null) : null;
+  const tell = [forced, over, r.tell].filter(Boolean).join('. ');
+  return tell ? { ...r, tell } : r;
+}
+
+/**
+ * What the transcripts here gained since their last import, read as a session start reads it (`catchUp`), by the first
+ * hook of another event that reaches the store after an outage: the turns its failed hooks could not record (a
+ * prompt, a Stop) are in the workflow before this hook's own work, not only once the next Stop reads them. A hook
+ * that ends a turn or compacts reads its own transcript itself (its import answers a usage limit it ends on).
+ */
+async function outageCatchUp(ctx: HookContext, event: HookEvent) {
+  const reads =
+    event === 'Stop' || event === 'StopFailure' || event === 'Interrupt' || event === 'SessionEnd';
+  const own = (reads || event === 'PreCompact') && ctx.payload.transcript_path;
+  const { caught, limited, ended } = await catchUp(ctx, event, own || undefined);
+  const note = [caught.note, ...limited.map((l) => l.note), ended.note].filter(Boolean).join('; ');
+  const entries = caught.read.reduce((n, t) => n + t.entries, 0);
+  return {
+    note: `the store answers again: ${note || 'no transcript here had grown since its last import'}`,
+    read: caught.unread.length
+      ? `what was written meanwhile could not all be read: ${caught.unread.join('; ')}`
+      : entries
+        ? `read the ${counted(entries, 'transcript entry', 'transcript entries')} written meanwhile`
+        : null,
+    transcripts: caught.read.map(({ whole: _, entries: __, ...t }) => t),
+    endsRecorded: ended.paths,
+    tells: limited.map((l) => l.tell).filter((t): t is string => !!t),
+  };
+}
+
+/** A hook's answer with what its catch-up after an outage read before it (its own read of a transcript counts last). */
+const afterOutage = (back: Awaited<ReturnType<typeof outageCatchUp>>, r: HookResult): HookResult => {
+  const transcripts = [...back.transcripts, ...(r.transcripts ?? [])];
+  const ends = [...back.endsRecorded, ...(r.endsRecorded ?? [])];
+  const tell = [...back.tells, r.tell].filter(Boolean).join('. ');
+  return {
+    ...r,
+    note: `${back.note}; ${r.note}`,
+    ...(transcripts.length ? { transcripts } : {}),
+    ...(ends.length ? { endsRecorded: ends } : {}),
+    ...(tell ? { tell } : {}),
+  };
+};
+
+/**
+ * What the transcripts of the worktree's incomplete workflows gained since their last import, read (`leave`: one the
+ * hook reads itself), with the usage limits they end on answered as their Stop would have (no Stop or StopFailure came
+ * for them) and the turn ends the hooks here could not record, recorded.
+ */
+async function catchUp(ctx: HookContext, event: HookEvent, leave?: string) {
+  const caught = await catchUpTranscripts(ctx, leave);
+  // a turn a usage limit ended whose Stop or StopFailure never came: answered as that hook would have, so the next
+  // session gets the same pause snapshot and briefing
+  const limited: HookResult[] = [];
+  for (const l of caught.limits)
+    limited.push(
+      await cutShort(
+        { ...ctx, agent: l.source },
+        event,
+        l.workflowId,
+        {
+          note: `read at this ${event === 'SessionStart' ? 'session start' : 'hook'} in ${l.path}`,
+          transcript: undefined,
+          failed: false,
+          limit: { notice: l.notice, resets_at: l.resets_at },
+        },
+        null,
+        l.session,
+      ),
+    );
+  const ended = await recordUnrecordedEnds(ctx, caught.ends);
+  return { caught, limited, ended };
 }
 
 async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
@@ -690,27 +768,7 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
     case 'SessionStart': {
       const source = p.source ?? 'startup';
       // what an earlier session wrote after its last Stop (it may have been cut off) counts before the handover
-      const caught = await catchUpTranscripts(ctx);
-      // a turn a usage limit ended whose Stop or StopFailure never came: answered as that hook would have, before the
-      // handover, so this session gets the same pause snapshot and briefing
-      const limited: HookResult[] = [];
-      for (const l of caught.limits)
-        limited.push(
-          await cutShort(
-            { ...ctx, agent: l.source },
-            event,
-            l.workflowId,
-            {
-              note: `read at this session start in ${l.path}`,
-              transcript: undefined,
-              failed: false,
-              limit: { notice: l.notice, resets_at: l.resets_at },
-            },
-            null,
-            l.session,
-          ),
-        );
-      const ended = await recordUnrecordedEnds(ctx, caught.ends);
+      const { caught, limited, ended } = await catchUp(ctx, event);
       const t = await ctx.client.startAgentSession({
         ...trackInput(ctx, true),
         max_chars: ctx.settings.injectMaxChars,
@@ -797,7 +855,9 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
         .filter(Boolean)
         .join('; ');
       const read = {
-        ...(caught.read.length ? { transcripts: caught.read.map(({ whole: _, ...r }) => r) } : {}),
+        ...(caught.read.length
+          ? { transcripts: caught.read.map(({ whole: _, entries: __, ...r }) => r) }
+          : {}),
         ...(ended.paths.length ? { endsRecorded: ended.paths } : {}),
       };
       // the user installed the hooks expecting to be followed: a session Baton does not follow is said so
@@ -948,8 +1008,9 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
       );
       const tells = [
         resumed.tell,
+        // after an outage, the hook says first that Baton reaches its store again
         missed &&
-          `Baton works again: this session's start failed (${clip(missed, 200)}), so its briefing is given now`,
+          `${ctx.outage ? 'This' : 'Baton works again: this'} session's start failed (${clip(missed, 200)}), so its briefing is given now`,
         others?.tell,
       ].filter(Boolean);
       const back = tells.length ? { tell: tells.join('. ') } : {};

@@ -39,6 +39,17 @@ export interface HookLog {
   transcripts: Record<string, TranscriptSeen>;
   /** When `baton init --undo` last took Baton's set-up out of this worktree (doctor says so, not a problem). */
   undone_at?: string;
+  /**
+   * Each agent's hooks here that could not reach Baton's store (its server or database down), by agent, since the first
+   * of them: the user is told the failure whole once, not at every hook, and the first hook that reaches it again
+   * reads what the transcripts gained meanwhile and says it answers again.
+   */
+  outages?: Record<string, Outage>;
+}
+
+/** Baton's store out of reach of an agent's hooks: since the first of them failed, whose failure the user was told. */
+export interface Outage {
+  since: string;
 }
 
 /** How far a transcript was imported (the workflow keeps where the next import starts reading). */
@@ -71,6 +82,11 @@ export interface TranscriptSeen {
    * conversation is not taken for one cut off.
    */
   end_unrecorded?: UnrecordedEnd;
+  /**
+   * A hook of its conversation could not reach Baton's store (an outage), at this time: what it wrote since it was
+   * last read is unread though its agent is at work, until a hook that reaches the store reads it.
+   */
+  missed_since?: string;
 }
 
 /** An end a hook saw and could not record: its event, when, the agent session and (a SessionEnd) its reason. */
@@ -169,6 +185,7 @@ export function readHookLog(path: string, worktree: string): HookLog {
         events: recordsOf(raw.events),
         transcripts: raw.transcripts && typeof raw.transcripts === 'object' ? raw.transcripts : {},
         ...(typeof raw.undone_at === 'string' ? { undone_at: raw.undone_at } : {}),
+        ...(raw.outages && typeof raw.outages === 'object' ? { outages: raw.outages } : {}),
       };
   } catch {
     // missing or unreadable: start afresh (it is a cache and a report, never the truth)

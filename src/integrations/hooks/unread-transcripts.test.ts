@@ -109,6 +109,27 @@ describe('unreadTranscripts: a followed transcript that grew since Baton last re
     },
   );
 
+  it.runIf(process.platform === 'linux')(
+    'is said while its agent runs when its hooks could not reach the store (an outage): no hook reads it until one does',
+    () => {
+      const since = new Date(Date.now() - 2_000).toISOString();
+      // written just now, right after a Stop that read it, by an agent that runs: all of it was at work
+      const out = setup({
+        writtenAgo: 1_000,
+        seen: { agent_process: me().running, turn_ended: true, missed_since: since },
+      });
+      expect(unreadTranscripts(out.status, out.home)).toMatchObject([
+        {
+          why: `its hooks could not reach Baton's store since ${since.slice(0, 16).replace('T', ' ')} UTC; the next one that reaches it reads it`,
+          grown_bytes: 200,
+        },
+      ]);
+      // nothing grew since it was last read: nothing to say
+      const same = setup({ size: 100, seen: { agent_process: me().running, missed_since: since } });
+      expect(unreadTranscripts(same.status, same.home)).toEqual([]);
+    },
+  );
+
   it('keepReadMark keeps how far a command read a followed transcript, forward only, and nothing of another file', () => {
     const { home, path, status } = setup({ seen: { bytes: 100 } });
     expect(unreadTranscripts(status, home)).toMatchObject([{ read_through: 100 }]);

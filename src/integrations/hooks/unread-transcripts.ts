@@ -142,7 +142,8 @@ export function goneTranscripts(status: FollowedStatus, home: string): NotRead[]
  * process runs (a turn may write nothing for minutes while a tool runs); where no process is known (not Linux, a
  * transcript only `baton import` read), once it was not written for ACTIVE_WITHIN_MS, the rule a session start uses
  * to tell a conversation at work from one cut off. What is written within SETTLE_MS of the Stop or SessionEnd hook
- * that read it last is the agent's bookkeeping, not work: not said.
+ * that read it last is the agent's bookkeeping, not work: not said. A transcript whose hooks could not reach the
+ * store (`missed_since`: an outage) is said whatever its agent does: no hook reads it until one reaches the store.
  */
 export function unreadTranscripts(
   status: FollowedStatus,
@@ -155,16 +156,22 @@ export function unreadTranscripts(
     const readTo = Math.max(f.through, f.seen?.bytes ?? 0);
     if (!st || st.size <= readTo) return [];
     const seen = f.seen;
-    if (seen && (seen.turn_ended || seen.ended) && st.mtimeMs <= Date.parse(seen.at) + SETTLE_MS) return [];
+    // a hook of its conversation could not reach the store since: its agent may be at work, but what it wrote since
+    // its last read waits for the next hook that reaches the store (the turns of an outage)
+    const missed = seen?.missed_since;
+    if (!missed && seen && (seen.turn_ended || seen.ended) && st.mtimeMs <= Date.parse(seen.at) + SETTLE_MS)
+      return [];
     const running = seen?.agent_process && !seen.ended ? isRunning(seen.agent_process) : null;
-    if (running === true) return [];
-    const why = seen?.ended
-      ? 'its conversation ended'
-      : running === false
-        ? `its agent (process ${seen?.agent_process?.pid}) no longer runs`
-        : now - st.mtimeMs >= ACTIVE_WITHIN_MS
-          ? 'no agent seen at work on it'
-          : null;
+    if (running === true && !missed) return [];
+    const why = missed
+      ? `its hooks could not reach Baton's store since ${missed.slice(0, 16).replace('T', ' ')} UTC; the next one that reaches it reads it`
+      : seen?.ended
+        ? 'its conversation ended'
+        : running === false
+          ? `its agent (process ${seen?.agent_process?.pid}) no longer runs`
+          : now - st.mtimeMs >= ACTIVE_WITHIN_MS
+            ? 'no agent seen at work on it'
+            : null;
     if (!why) return [];
     return [
       {
