@@ -100,6 +100,7 @@ export function runBasics(
     heartbeatMs: setup.heartbeatMs,
     stallMs: setup.stallFor(profile.adapter),
     maxSessions: setup.maxSessions,
+    retryWaitMs: setup.retryWaitMs,
     historyBudget: 2000,
     owner: shared.owner,
     env: shared.env,

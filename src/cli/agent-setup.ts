@@ -6,6 +6,7 @@ import type { SettingReader } from '../config/setting-reader.js';
 import { settingReader, type Settings } from '../config/settings.js';
 import {
   CONTEXT_WINDOW_RANGE,
+  FIRST_RETRY_WAIT,
   invalidInput,
   MAX_SESSIONS_RANGE,
   type ExecutorChoice,
@@ -95,6 +96,9 @@ export function agentSetup(
         : null,
   );
   const maxSessions = r.integer('maxSessions', 20, ...MAX_SESSIONS_RANGE);
+  // the first wait of --auto-resume for a limit back with nothing done since (doubling from there: retryWait)
+  const retryWaitMs = r.durationMs('retryWait', FIRST_RETRY_WAIT);
+  if (retryWaitMs <= 0) throw r.invalid('retryWait', 'must be positive');
   return {
     agentName,
     profile,
@@ -117,6 +121,7 @@ export function agentSetup(
     /** What this run was given of the agent, its program and its executor (`lastRunChoice` takes the rest). */
     given: runGiven(o, env, settings),
     maxSessions,
+    retryWaitMs,
     dockerImage,
     dockerEnv,
     owner: ownerId(hostname()),

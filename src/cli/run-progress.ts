@@ -38,7 +38,10 @@ export interface ProgressOptions {
 function waitedLine(report: RunReport): string | null {
   const limit = report.usage_limit;
   const when = limit?.reset_words ?? limit?.resets_at;
-  return limit?.auto_resumed && when ? `usage limit (reset at ${when}): waited for it and went on` : null;
+  if (!limit?.auto_resumed) return null;
+  return when
+    ? `usage limit (reset at ${when}): waited for it and went on`
+    : 'usage limit (its notice gave no reset time): waited and went on';
 }
 
 /**

@@ -9,7 +9,12 @@ interface Report {
   status: string;
   pause_trigger: string | null;
   tasks: { id: string; outcome: string }[];
-  usage_limit: { resets_at: string | null; reset_words: string | null; auto_resumed: boolean } | null;
+  usage_limit: {
+    resets_at: string | null;
+    reset_words: string | null;
+    auto_resumed: boolean;
+    waits: number;
+  } | null;
   stopped: string;
   next: string | null;
   workflow_id: string;
@@ -57,6 +62,7 @@ describe('baton run options', () => {
       resets_at: new Date(resets * 1000).toISOString(),
       reset_words: words,
       auto_resumed: false,
+      waits: 0,
     });
     const ev = events().find((e) => e.type === 'usage_limit.reached');
     expect(ev?.data.resets_at).toBe(new Date(resets * 1000).toISOString());
@@ -127,6 +133,56 @@ describe('baton run options', () => {
     expect(types).toContain('workflow.resumed');
     const ev = events().find((e) => e.type === 'usage_limit.reached');
     expect(ev?.data.auto_resume_at).toBe(new Date(resets * 1000).toISOString());
+  });
+
+  it('--auto-resume waits more and more for a limit whose reset has passed, outside --max-sessions, then says it persists', async () => {
+    const { cli, events, create } = setup({ BATON_AGENT_BIN: fakeClaude });
+    await create();
+    // the agent says its limit reset two minutes ago (a skewed clock, or the provider still limiting after it)
+    const past = Math.floor(Date.now() / 1000) - 120;
+    const began = Date.now();
+    const r = await cli(['run', '--agent', 'claude-code', '--auto-resume', '--max-sessions', '3'], {
+      FAKE_USAGE_LIMIT: String(past),
+      BATON_RETRY_WAIT: '20ms',
+    });
+    // 20, 40, 80, 160, 320 ms, then 600 ms (30 times the first) seven times: never a session straight after another
+    expect(Date.now() - began).toBeGreaterThanOrEqual(4820);
+    expect(r.code, r.stderr).toBe(75);
+    expect(r.stderr).toContain(
+      'has passed already: waiting 0m00s before going on (wait 1 of 12, --auto-resume)',
+    );
+    expect(r.stderr).toContain('usage limit again with nothing done since (resets at ');
+    expect(r.stderr).toContain('(wait 12 of 12, --auto-resume)');
+    expect(r.stderr).not.toContain('wait 13 of');
+    // the waits are bounded by their own count, not by --max-sessions 3: a first try and twelve more
+    expect(events().filter((e) => e.type === 'agent.launched')).toHaveLength(13);
+    const report = r.json<Report>();
+    expect(report.status).toBe('paused');
+    expect(report.stopped).toMatch(
+      /^the usage limit persists after 12 waits \(0m0\ds in all\) with nothing done between: the workflow stays paused$/,
+    );
+    expect(report.usage_limit).toMatchObject({ auto_resumed: false, waits: 12 });
+    // how to go on says what is true, and never advises the flag the run had
+    expect(report.next).toMatch(
+      /^the usage limit persists after 12 waits with nothing done between \(it said it resets at .+\): check the agent's plan and its usage, then go on with `baton run -w wf-\w+ --agent claude-code --auto-resume`$/,
+    );
+  });
+
+  it('--auto-resume waits for a usage limit that names no reset time, says so, and goes on', async () => {
+    const { cli, create, home } = setup({ BATON_AGENT_BIN: fakeClaude });
+    await create();
+    const r = await cli(['run', '--agent', 'claude-code', '--auto-resume'], {
+      FAKE_USAGE_LIMIT: "You've hit your usage limit. Upgrade to Pro or try again later.",
+      FAKE_LIMIT_ONCE: join(home, 'limit-reported'),
+      BATON_RETRY_WAIT: '1s',
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      'usage limit with no reset time in its notice: waiting 0m01s before going on (wait 1 of 12, --auto-resume)',
+    );
+    const report = r.json<Report>();
+    expect(report.status).toBe('completed');
+    expect(report.usage_limit).toMatchObject({ resets_at: null, auto_resumed: true, waits: 1 });
   });
 
   it("an overloaded API interrupts the run, the task in progress; the next run goes on in the agent's own session", async () => {
@@ -216,10 +272,12 @@ describe('baton run options', () => {
       resets_at: new Date(resets * 1000).toISOString(),
       reset_words: berlinAndUtc(resets),
       auto_resumed: false,
+      waits: 1,
     });
     // --json says how to go on as the terminal's last line does
+    // the run had --auto-resume: the command that goes on has it, and it is not advised again
     expect(report?.next).toBe(
-      `usage limit (resets at ${berlinAndUtc(resets)}): go on then with \`baton run -w ${report?.workflow_id} --agent claude-code\`, or add --auto-resume to wait for it`,
+      `usage limit (resets at ${berlinAndUtc(resets)}): go on then with \`baton run -w ${report?.workflow_id} --agent claude-code --auto-resume\``,
     );
     expect(events().filter((e) => e.type === 'workflow.resumed')).toHaveLength(0);
   });

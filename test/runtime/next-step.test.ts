@@ -66,7 +66,7 @@ describe('how a run that ended short of finishing says to go on', () => {
     await svc.pause({ workflowId: id }, { reason: 'usage limit', force: true });
     const state = await svc.resolve({ workflowId: id });
     const limit = (resets_at: string | null, reset_words: string | null) =>
-      report({ resets_at, reset_words, auto_resumed: false });
+      report({ resets_at, reset_words, auto_resumed: false, waits: 0 });
     expect(nextStep(state, limit('2026-11-29T15:00:00.000Z', '2026-11-29 15:00 UTC'), cmd)).toBe(
       'usage limit (resets at 2026-11-29 15:00 UTC): go on then with `baton run -w wf-x --agent codex`, or add --auto-resume to wait for it',
     );
@@ -75,6 +75,16 @@ describe('how a run that ended short of finishing says to go on', () => {
     );
     expect(nextStep(state, limit(null, null), cmd)).toBe(
       'usage limit (the agent gave no reset time): go on later with `baton run -w wf-x --agent codex`',
+    );
+    // a run that had --auto-resume is never told to add it
+    const waiting = 'baton run -w wf-x --agent codex --auto-resume';
+    expect(nextStep(state, limit('2026-11-29T15:00:00.000Z', '2026-11-29 15:00 UTC'), waiting, true)).toBe(
+      'usage limit (resets at 2026-11-29 15:00 UTC): go on then with `baton run -w wf-x --agent codex --auto-resume`',
+    );
+    // one it waited for twelve times with nothing done between outlasts what its notice said
+    const persisted = report({ resets_at: null, reset_words: null, auto_resumed: false, waits: 12 });
+    expect(nextStep(state, persisted, waiting, true)).toBe(
+      "the usage limit persists after 12 waits with nothing done between: check the agent's plan and its usage, then go on with `baton run -w wf-x --agent codex --auto-resume`",
     );
   });
 });

@@ -205,6 +205,7 @@ describe("baton run's last lines", () => {
       resets_at: '2026-11-29T15:00:00.000Z',
       reset_words: '2026-11-29 16:00 (Europe/Berlin), which is 2026-11-29 15:00 UTC',
       auto_resumed: true,
+      waits: 1,
     };
     expect(lines(report({ usage_limit: waited, next: 'go on with `baton run -w wf-1`' })).slice(-2)).toEqual([
       'usage limit (reset at 2026-11-29 16:00 (Europe/Berlin), which is 2026-11-29 15:00 UTC): waited for it and went on',

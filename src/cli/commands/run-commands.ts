@@ -40,6 +40,8 @@ const retryCommand = (id: string, o: RunFlags) =>
     o.executor ? `--executor ${o.executor}` : null,
     o.executorUrl ? `--executor-url ${o.executorUrl}` : null,
     o.dockerImage ? `--docker-image ${o.dockerImage}` : null,
+    // the same run waits for a limit again
+    o.autoResume ? '--auto-resume' : null,
   ]
     .filter(Boolean)
     .join(' ');
@@ -95,7 +97,10 @@ export function registerRunCommands(program: Command, rt: Runtime) {
         '--max-sessions <n>',
         'stop after this many sessions in this run (env BATON_MAX_SESSIONS, config max_sessions, default 20); each exhaustion pause starts a new one',
       )
-      .option('--auto-resume', 'after a usage limit with a reset time, wait for it and resume')
+      .option(
+        '--auto-resume',
+        'after a usage limit, wait for its reset (one with none, or past: a growing wait, 12 at most) and resume',
+      )
       .option(
         '--take-over',
         'take the workflow from its current driver (stops it first, or waits for its lease to expire)',

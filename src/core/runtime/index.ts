@@ -6,3 +6,4 @@ export * from './run-driven.js';
 export { clockAt, clockWords } from './wall-clock.js';
 export * from './task-produced.js';
 export * from './tests-left-failing.js';
+export * from './retry-wait.js';

@@ -8,7 +8,9 @@ import {
   cutShortOf,
   conflict,
   formatSpan,
+  FIRST_RETRY_WAIT,
   interrupt,
+  parseDuration,
   isDeadToken,
   isResumable,
   nextSessionNumber,
@@ -251,7 +253,15 @@ export class AgentRunner {
         );
       }
     }
-    const mayStartSession = () => o.maxSessions === null || report.sessions < o.maxSessions;
+    /**
+     * Waits for a limit made in a row with nothing done between, and their time: a task done starts the count again.
+     * The sessions those waits started are not counted against --max-sessions (the waits have their own bound).
+     */
+    let waits = 0;
+    let waitedMs = 0;
+    let waitedSessions = 0;
+    const firstWaitMs = o.retryWaitMs ?? parseDuration(FIRST_RETRY_WAIT);
+    const mayStartSession = () => o.maxSessions === null || report.sessions - waitedSessions < o.maxSessions;
     let done = 0;
     const failedHere = new Set<string>();
     /** The times each task's agent hung in this run. */
@@ -497,6 +507,8 @@ export class AgentRunner {
         token = o.profile.supports_session_resume ? result.session_id : null;
         resumeContext = null;
         done++;
+        waits = 0;
+        waitedMs = 0;
         // what it committed, from git, when its output reported none of it (a `command` agent's)
         const start = begun.get(task.id);
         if (start) await recordTaskCommits(svc, id, task.id, s.worktree, start, log);
@@ -528,6 +540,9 @@ export class AgentRunner {
       if (result.outcome === 'usage_limit') {
         const limit = await pauseForUsageLimit(svc, id, result, {
           autoResume: o.autoResume && mayStartSession(),
+          waits,
+          waitedMs,
+          firstWaitMs,
           signal: o.signal,
           stopper: stopperOf(o),
           log,
@@ -541,6 +556,9 @@ export class AgentRunner {
           report.stopped = limit.stopped;
           break;
         }
+        waits++;
+        waitedMs += limit.waitedMs;
+        waitedSessions++;
         await resumeWorkflow('usage_limit');
         report.sessions++;
         token = null;
@@ -627,7 +645,7 @@ export class AgentRunner {
       ...report,
       status: final.status,
       pause_trigger: final.pause_trigger,
-      next: nextStep(final, report, command),
+      next: nextStep(final, report, command, o.autoResume),
     };
   }
 

@@ -1,4 +1,4 @@
-import { nextTask, type WorkflowState } from '../../core/index.js';
+import { nextTask, persistsWords, RETRY_WAITS, type WorkflowState } from '../../core/index.js';
 import type { RunReport } from './run-options.js';
 
 const finished: readonly WorkflowState['status'][] = ['completed', 'cancelled', 'failed'];
@@ -7,20 +7,25 @@ const finished: readonly WorkflowState['status'][] = ['completed', 'cancelled', 
  * How to go on after a run that ended short of finishing, said as its last line whatever ended it (a signal, a
  * killed agent, a failed task, a pause, a usage limit, no task that can run): `command` (the same run with the
  * workflow named), and the task it takes up, or what to do first. Null when the workflow is finished.
+ * `autoResume`: the run had --auto-resume (its command has it too): never advised again.
  */
 export function nextStep(
   s: WorkflowState,
   report: Pick<RunReport, 'usage_limit'>,
   command: string,
+  autoResume = false,
 ): string | null {
   if (finished.includes(s.status)) return null;
   const go = `\`${command}\``;
   const limit = report.usage_limit;
   if (s.status === 'paused' && limit && !limit.auto_resumed) {
     const when = limit.reset_words ?? limit.resets_at;
+    // waited for again and again: the limit outlasts what the agent said of it, which a person should look into
+    if (limit.waits >= RETRY_WAITS)
+      return `${persistsWords('the usage limit', limit.waits)}${when ? ` (it said it resets at ${when})` : ''}: check the agent's plan and its usage, then go on with ${go}`;
     if (!when) return `usage limit (the agent gave no reset time): go on later with ${go}`;
     // a time in words only (a zone this runtime does not know) is not one to wait for
-    return `usage limit (resets at ${when}): go on then with ${go}${limit.resets_at ? ', or add --auto-resume to wait for it' : ''}`;
+    return `usage limit (resets at ${when}): go on then with ${go}${limit.resets_at && !autoResume ? ', or add --auto-resume to wait for it' : ''}`;
   }
   if (!s.tasks.length)
     return `the workflow has no tasks: add them with \`baton task add ID:Title -w ${s.id}\`, then ${go}`;

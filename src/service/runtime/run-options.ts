@@ -25,11 +25,17 @@ export interface RunOptions {
   maxDurationMs: number | null;
   /** When the run began (ms since the epoch): the command's start, before its store and agent were set up; default now. */
   startedAt?: number;
-  /** On a usage limit with a reset time, wait for it and resume (else pause and stop). */
+  /**
+   * On a usage limit, wait for its reset and resume (one with no reset time, or back with nothing done since: a
+   * growing wait, `retryWait`), and wait out an API failure that passes; else pause and stop.
+   */
   autoResume: boolean;
+  /** The first of those growing waits (default `FIRST_RETRY_WAIT`, a minute). */
+  retryWaitMs?: number;
   /**
    * Sessions this run may use in all: after an exhaustion pause (or a usage limit with `autoResume`) it resumes in a
    * fresh agent session with the compiled context until the workflow ends or this many sessions ran (null: no limit).
+   * The sessions started after waiting out a limit are not counted: those waits have their own bound (`RETRY_WAITS`).
    */
   maxSessions: number | null;
   /** Token budget of the structured history handed to a fallback driver session. */
@@ -85,7 +91,13 @@ export interface RunReport {
   }[];
   fallbacks: string[];
   /** `reset_words`: the reset time as Baton says one (`resetWords`: the notice's words, or this machine's clock, and UTC). */
-  usage_limit: { resets_at: string | null; reset_words: string | null; auto_resumed: boolean } | null;
+  /** `waits`: the times in a row this run waited for it with nothing done between (0: it did not wait). */
+  usage_limit: {
+    resets_at: string | null;
+    reset_words: string | null;
+    auto_resumed: boolean;
+    waits: number;
+  } | null;
   /** The agent's API failed (overloaded, a server error, a dropped connection), in its words: the run was interrupted. */
   api_error: string | null;
   stopped: string;

@@ -1,5 +1,9 @@
 import {
   formatSpan,
+  persistsWords,
+  RETRY_WAITS,
+  retryWait,
+  retryWaitWords,
   machineZone,
   resetWords,
   usageLimitReached,
@@ -43,8 +47,11 @@ export function usageLimitAhead(
 
 /**
  * The agent stopped on a usage limit: the limit is recorded (with when it resets, and when the run resumes if it
- * waits), the workflow paused at once, and, with `autoResume` and a reset time, the run waits for the reset. Says
- * why the run stops (null: it waited, and goes on in a fresh session).
+ * waits), the workflow paused at once, and with `autoResume` the run waits: for the reset when it is ahead, else (a
+ * reset already past, none named, or the limit back with nothing done since) a growing wait (`retryWait`), never a
+ * tight loop of sessions that each stop at once. After `RETRY_WAITS` waits in a row with nothing done between it
+ * stops and says the limit persists. Says why the run stops (null: it waited, and goes on in a fresh session).
+ * `waits`: the waits already made with nothing done since; `waitedMs`: their time.
  */
 export async function pauseForUsageLimit(
   svc: BatonService,
@@ -52,22 +59,39 @@ export async function pauseForUsageLimit(
   result: Pick<SessionResult, 'text' | 'resets_at'>,
   o: {
     autoResume: boolean;
+    waits: number;
+    waitedMs: number;
+    firstWaitMs: number;
     signal: AbortSignal | undefined;
     /** Who stops the run when its signal fires (`baton run`, a worker). */
     stopper: string;
     log: (line: string) => void;
     emit: (e: RunEvent) => void;
   },
-): Promise<{ report: NonNullable<RunReport['usage_limit']>; stopped: string | null }> {
+): Promise<{
+  report: NonNullable<RunReport['usage_limit']>;
+  stopped: string | null;
+  /** How long it waited (0: it did not). */
+  waitedMs: number;
+}> {
   const words = resetHere(result.text, result.resets_at);
-  const wait = o.autoResume && result.resets_at ? Date.parse(result.resets_at) - Date.now() : null;
+  const untilReset = result.resets_at ? Date.parse(result.resets_at) - Date.now() : null;
+  const gaveUp = o.autoResume && o.waits >= RETRY_WAITS;
+  // the first stop with its reset ahead waits for the reset; any other waits at least the growing wait
+  const wait =
+    !o.autoResume || gaveUp
+      ? null
+      : untilReset !== null && untilReset > 0 && o.waits === 0
+        ? untilReset
+        : Math.max(untilReset ?? 0, retryWait(o.waits, o.firstWaitMs));
+  const resumeAt = wait !== null ? new Date(Date.now() + wait).toISOString() : null;
   await svc.runner.run(
     id,
     (d) =>
       usageLimitReached(d, {
         message: result.text ?? 'usage limit',
         resets_at: result.resets_at,
-        auto_resume_at: wait !== null ? result.resets_at : null,
+        auto_resume_at: resumeAt,
       }),
     { retry: true },
   );
@@ -86,15 +110,38 @@ export async function pauseForUsageLimit(
     trigger: paused.pause_trigger,
     reason: paused.pause_reason,
   });
-  const report = { resets_at: result.resets_at, reset_words: words, auto_resumed: wait !== null };
-  if (wait === null) return { report, stopped: 'usage limit' };
-  o.log(`usage limit: resuming at ${words ?? result.resets_at} (in ${formatSpan(wait)})`);
-  await sleep(Math.max(0, wait), o.signal);
+  const report = {
+    resets_at: result.resets_at,
+    reset_words: words,
+    auto_resumed: wait !== null,
+    waits: o.waits + (wait !== null ? 1 : 0),
+  };
+  if (gaveUp)
+    return {
+      report,
+      stopped: `${persistsWords('the usage limit', o.waits, o.waitedMs)}: the workflow stays paused`,
+      waitedMs: 0,
+    };
+  if (wait === null) return { report, stopped: 'usage limit', waitedMs: 0 };
+  if (wait === untilReset)
+    o.log(`usage limit: resuming at ${words ?? result.resets_at} (in ${formatSpan(wait)})`);
+  else {
+    // why it does not go on at once: said as it is, the reset's words when there are some
+    const why =
+      o.waits > 0
+        ? `usage limit again with nothing done since${words ? ` (resets at ${words})` : ''}`
+        : untilReset === null
+          ? 'usage limit with no reset time in its notice'
+          : `usage limit whose reset (at ${words ?? result.resets_at}) has passed already`;
+    o.log(`${why}: ${retryWaitWords(o.waits, wait)}`);
+  }
+  await sleep(wait, o.signal);
   // not waited for after all: the workflow stays paused, and the run says how to go on
   if (o.signal?.aborted)
     return {
       report: { ...report, auto_resumed: false },
       stopped: `${o.stopper} was stopped (${String(o.signal.reason)}) while waiting for the usage limit's reset`,
+      waitedMs: 0,
     };
-  return { report, stopped: null };
+  return { report, stopped: null, waitedMs: wait };
 }
