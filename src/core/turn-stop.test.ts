@@ -11,6 +11,7 @@ describe('an API error that passes', () => {
       'stream error: stream disconnected before completion: Transport error',
       'exceeded retry limit, last status: 500 Internal Server Error',
       'unexpected status 503 Service Unavailable: upstream connect error',
+      'API Error: 429 {"type":"error","error":{"type":"rate_limit_error","message":"This request would exceed the rate limit for your organization of 40,000 input tokens per minute."}}',
     ])
       expect(transientApiError(passing), passing).toBe(true);
     for (const other of [
@@ -22,6 +23,9 @@ describe('an API error that passes', () => {
       'GET /api/items -> 500 Internal server error',
       'the overloaded method add(int, int) is ambiguous',
       'API Error: 400 {"type":"error","error":{"type":"invalid_request_error","message":"bad"}}',
+      // a plan's limit is a usage limit, with its own way on; a script's output naming a rate limit is the task's
+      'API Error: 429 {"type":"error","error":{"type":"rate_limit_error","message":"usage limit reached"}}',
+      'test failed: expected 429 after 100 requests per minute',
       null,
     ])
       expect(transientApiError(other), String(other)).toBe(false);

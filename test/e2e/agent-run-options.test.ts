@@ -223,6 +223,63 @@ describe('baton run options', () => {
     expect(first).not.toContain('## Open errors');
   });
 
+  it("an API rate limit per minute is an API failure, not a plan's limit: --auto-resume waits it out in the agent's own session", async () => {
+    const { cli, create, home, events } = setup({ BATON_AGENT_BIN: fakeClaude });
+    await create();
+    const log = join(home, 'agent.log');
+    const burst =
+      'API Error: 429 {"type":"error","error":{"type":"rate_limit_error","message":"This request would exceed the rate limit for your organization of 40,000 input tokens per minute."}}';
+    const words =
+      '429 rate_limit_error: This request would exceed the rate limit for your organization of 40,000 input tokens per minute.';
+    // without --auto-resume: the run stops as on any API failure that passes, never as paused by a usage limit
+    const first = await cli(['run', '--agent', 'claude-code'], { FAKE_USAGE_LIMIT: burst, FAKE_LOG: log });
+    expect(first.code, first.stderr).toBe(75);
+    const report = first.json<Report & { api_error: string | null }>();
+    expect(report.status).toBe('interrupted');
+    expect(report.usage_limit).toBeNull();
+    expect(report.api_error).toBe(words);
+    expect(events().filter((e) => e.type === 'usage_limit.reached')).toHaveLength(0);
+    // with it: a wait, then the agent's own session goes on, and the work is finished
+    const again = await cli(['run', '--agent', 'claude-code', '--auto-resume'], {
+      FAKE_USAGE_LIMIT: burst,
+      FAKE_LIMIT_ONCE: join(home, 'burst-once'),
+      FAKE_LOG: log,
+      BATON_RETRY_WAIT: '1s',
+    });
+    expect(again.code, again.stderr).toBe(0);
+    // a progress note (an NDJSON `note` with --json)
+    expect(again.stdout).toContain(
+      `task T1: the agent's API failed (${words}): waiting 0m01s before going on (wait 1 of 12, --auto-resume)`,
+    );
+    expect(again.json<Report>().status).toBe('completed');
+    const runs = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { resume: string | null });
+    expect(runs[2]?.resume).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('--auto-resume stops waiting out an API failure after 12 waits with nothing done between, and says so', async () => {
+    const { cli, create, events } = setup({ BATON_AGENT_BIN: fakeClaude });
+    await create();
+    const r = await cli(['run', '--agent', 'claude-code', '--auto-resume'], {
+      FAKE_USAGE_LIMIT:
+        'API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
+      BATON_RETRY_WAIT: '20ms',
+    });
+    expect(r.code, r.stderr).toBe(75);
+    expect(r.stdout).toContain('(wait 12 of 12, --auto-resume)');
+    expect(events().filter((e) => e.type === 'agent.launched')).toHaveLength(13);
+    const report = r.json<Report & { api_error: string | null }>();
+    expect(report.status).toBe('interrupted');
+    expect(report.stopped).toMatch(
+      /^the agent's API failure \(529 overloaded_error: Overloaded\) persists after 12 waits \(0m0\ds in all\) with nothing done between$/,
+    );
+    expect(report.next).toMatch(
+      /^go on with `baton run -w wf-\w+ --agent claude-code --auto-resume` \(next: T1 /,
+    );
+  });
+
   it('--auto-resume on a workflow paused by a usage limit waits for the reset first; a signal stops the wait at once', async () => {
     const { cli, events, create, spawnRun } = setup({ BATON_AGENT_BIN: fakeClaude, TZ: 'Europe/Berlin' });
     await create();

@@ -32,6 +32,9 @@ describe('detectUsageLimit', () => {
       'Error: Exit code 1',
       'tests failed: 3 of 40',
       'the session limit of 4 files',
+      // the API's rate limit per minute passes in a minute or so: an API failure to wait out, no plan's limit
+      'API Error: 429 {"type":"error","error":{"type":"rate_limit_error","message":"This request would exceed the rate limit for your organization of 40,000 input tokens per minute."}}',
+      'rate_limit This request would exceed the rate limit for your organization of 50 requests per minute.',
     ])
       expect(detectUsageLimit(text, at('2026-01-01T00:00:00Z')), String(text)).toBeNull();
   });

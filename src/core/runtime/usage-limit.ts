@@ -11,8 +11,22 @@ import { agentInSession, agentLabel } from '../agent-label.js';
 const limitPattern =
   /usage[ _]limit|rate[ _-]?limit|limit reached|quota (?:exceeded|reached)|too many requests|\b429\b|hit your (?:[\w-]+ )?limit/i;
 
-/** Whether an error's words are a usage limit's (the words of an error only: prose may name a limit). */
-export const isUsageLimit = (text: string | null) => !!text && limitPattern.test(text);
+/**
+ * The API's own rate limit, counted per minute or second: Claude Code's `API Error: 429 {"type":"error","error":
+ * {"type":"rate_limit_error","message":"This request would exceed the rate limit for your organization ... of 40,000
+ * input tokens per minute ..."}}`. It passes within a minute or so: an API failure to wait out and go on from
+ * (`transientApiError`), not a plan's usage limit, whose notice names the plan's limit and when it resets.
+ */
+export const isRateBurst = (text: string | null | undefined) =>
+  !!text &&
+  /\b429\b|rate[ _-]?limit/i.test(text) &&
+  /\b(?:tokens|requests) per (?:minute|second)\b|\bper-(?:minute|second)\b/i.test(text);
+
+/**
+ * Whether an error's words are a usage limit's (the words of an error only: prose may name a limit). A rate limit per
+ * minute is not one (`isRateBurst`).
+ */
+export const isUsageLimit = (text: string | null) => !!text && limitPattern.test(text) && !isRateBurst(text);
 
 /**
  * A message that is a limit notice, not the agent's words about one: short, opening as the agents' notices do

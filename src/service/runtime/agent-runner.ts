@@ -11,6 +11,10 @@ import {
   FIRST_RETRY_WAIT,
   interrupt,
   parseDuration,
+  persistsWords,
+  RETRY_WAITS,
+  retryWait,
+  retryWaitWords,
   isDeadToken,
   isResumable,
   nextSessionNumber,
@@ -564,9 +568,9 @@ export class AgentRunner {
         token = null;
         continue;
       }
-      // the agent's API failed (overloaded, a server error, a dropped connection): no fault of the task, which stays in
-      // progress; the workflow is interrupted (its snapshot, the git state) and the next run goes on with the task in
-      // the agent's own session, told where it was cut off, as after a crash
+      // the agent's API failed (overloaded, a server error, a dropped connection, a rate limit per minute): no fault of
+      // the task, which stays in progress; the workflow is interrupted (its snapshot, the git state) and the next run
+      // goes on with the task in the agent's own session, told where it was cut off, as after a crash
       if (result.outcome === 'error' && o.profile.adapter !== 'command' && transientApiError(result.text)) {
         // the API's own error (Claude Code's "API Error: 529 {...}"), without how the agent exited after it
         const text = result.text ?? '';
@@ -582,10 +586,29 @@ export class AgentRunner {
           },
           { retry: true },
         );
+        // with --auto-resume it is waited out here (a rate limit per minute, an overload pass in a minute or so): a
+        // growing wait, then the task goes on as the next run would, until the waits run out with nothing done between
+        const waitMs = o.autoResume && waits < RETRY_WAITS ? retryWait(waits, firstWaitMs) : null;
+        if (waitMs !== null) {
+          const said = `task ${task.id}: the agent's API failed (${words}): ${retryWaitWords(waits, waitMs)}`;
+          if (o.onEvent) note(said);
+          else log(said);
+          await sleep(waitMs, o.signal);
+          // stopped while waiting: the loop's start says so, the workflow left interrupted for the next run
+          if (o.signal?.aborted) continue;
+          waits++;
+          waitedMs += waitMs;
+          waitedSessions++;
+          await resumeWorkflow('interrupted');
+          report.sessions++;
+          continue;
+        }
         const detail = `cut off by an API error (${words}): it stays in progress, and the next run goes on with it in the agent's own session`;
         this.finish(report, emit, id, task.id, 'api_error', detail, started, output?.path ?? null);
         report.api_error = words;
-        report.stopped = `the agent's API failed (${words})`;
+        report.stopped = o.autoResume
+          ? persistsWords(`the agent's API failure (${words})`, waits, waitedMs)
+          : `the agent's API failed (${words})`;
         break;
       }
       // The agent's own resume failed when it could not find its session, or ended before doing anything; one that
