@@ -99,7 +99,7 @@ export function registerRunCommands(program: Command, rt: Runtime) {
       )
       .option(
         '--auto-resume',
-        'after a usage limit, wait for its reset and resume (a limit with none or past, or an API failure that passes: a growing wait, 12 at most)',
+        'after a usage limit, wait for its reset and resume (one with no reset time or back with nothing done, or an API failure that passes: a growing wait, 12 at most)',
       )
       .option(
         '--take-over',

@@ -262,6 +262,7 @@ export class AgentRunner {
      * The sessions those waits started are not counted against --max-sessions (the waits have their own bound).
      */
     let waits = 0;
+    let backoffs = 0;
     let waitedMs = 0;
     let waitedSessions = 0;
     const firstWaitMs = o.retryWaitMs ?? parseDuration(FIRST_RETRY_WAIT);
@@ -512,6 +513,7 @@ export class AgentRunner {
         resumeContext = null;
         done++;
         waits = 0;
+        backoffs = 0;
         waitedMs = 0;
         // what it committed, from git, when its output reported none of it (a `command` agent's)
         const start = begun.get(task.id);
@@ -545,6 +547,7 @@ export class AgentRunner {
         const limit = await pauseForUsageLimit(svc, id, result, {
           autoResume: o.autoResume && mayStartSession(),
           waits,
+          backoffs,
           waitedMs,
           firstWaitMs,
           signal: o.signal,
@@ -561,6 +564,7 @@ export class AgentRunner {
           break;
         }
         waits++;
+        if (limit.backedOff) backoffs++;
         waitedMs += limit.waitedMs;
         waitedSessions++;
         await resumeWorkflow('usage_limit');
@@ -588,7 +592,7 @@ export class AgentRunner {
         );
         // with --auto-resume it is waited out here (a rate limit per minute, an overload pass in a minute or so): a
         // growing wait, then the task goes on as the next run would, until the waits run out with nothing done between
-        const waitMs = o.autoResume && waits < RETRY_WAITS ? retryWait(waits, firstWaitMs) : null;
+        const waitMs = o.autoResume && waits < RETRY_WAITS ? retryWait(backoffs, firstWaitMs) : null;
         if (waitMs !== null) {
           const said = `task ${task.id}: the agent's API failed (${words}): ${retryWaitWords(waits, waitMs)}`;
           if (o.onEvent) note(said);
@@ -597,6 +601,7 @@ export class AgentRunner {
           // stopped while waiting: the loop's start says so, the workflow left interrupted for the next run
           if (o.signal?.aborted) continue;
           waits++;
+          backoffs++;
           waitedMs += waitMs;
           waitedSessions++;
           await resumeWorkflow('interrupted');

@@ -47,9 +47,9 @@ export function usageLimitAhead(
 
 /**
  * The agent stopped on a usage limit: the limit is recorded (with when it resets, and when the run resumes if it
- * waits), the workflow paused at once, and with `autoResume` the run waits: for the reset when it is ahead, else (a
- * reset already past, none named, or the limit back with nothing done since) a growing wait (`retryWait`), never a
- * tight loop of sessions that each stop at once. After `RETRY_WAITS` waits in a row with nothing done between it
+ * waits), the workflow paused at once, and with `autoResume` the run waits: for the reset, else (none named, or the
+ * limit back with nothing done since: its reset passed and the agent is still limited) a growing wait
+ * (`retryWait`), never a tight loop of sessions that each stop at once. After `RETRY_WAITS` waits in a row with nothing done between it
  * stops and says the limit persists. Says why the run stops (null: it waited, and goes on in a fresh session).
  * `waits`: the waits already made with nothing done since; `waitedMs`: their time.
  */
@@ -60,6 +60,8 @@ export async function pauseForUsageLimit(
   o: {
     autoResume: boolean;
     waits: number;
+    /** How many of those were growing waits (the next one is `retryWait(backoffs)`). */
+    backoffs: number;
     waitedMs: number;
     firstWaitMs: number;
     signal: AbortSignal | undefined;
@@ -73,17 +75,21 @@ export async function pauseForUsageLimit(
   stopped: string | null;
   /** How long it waited (0: it did not). */
   waitedMs: number;
+  /** Whether that was one of the growing waits (`retryWait`), not a wait for the reset. */
+  backedOff: boolean;
 }> {
   const words = resetHere(result.text, result.resets_at);
   const untilReset = result.resets_at ? Date.parse(result.resets_at) - Date.now() : null;
   const gaveUp = o.autoResume && o.waits >= RETRY_WAITS;
-  // the first stop with its reset ahead waits for the reset; any other waits at least the growing wait
+  // the first stop with a reset time waits until then (at once when it passed: a clock a little off); a limit back
+  // with nothing done since, or one with no reset time, waits at least the growing wait
+  const backOff = o.waits > 0 || untilReset === null;
   const wait =
     !o.autoResume || gaveUp
       ? null
-      : untilReset !== null && untilReset > 0 && o.waits === 0
-        ? untilReset
-        : Math.max(untilReset ?? 0, retryWait(o.waits, o.firstWaitMs));
+      : backOff
+        ? Math.max(untilReset ?? 0, retryWait(o.backoffs, o.firstWaitMs))
+        : Math.max(0, untilReset ?? 0);
   const resumeAt = wait !== null ? new Date(Date.now() + wait).toISOString() : null;
   await svc.runner.run(
     id,
@@ -121,18 +127,16 @@ export async function pauseForUsageLimit(
       report,
       stopped: `${persistsWords('the usage limit', o.waits, o.waitedMs)}: the workflow stays paused`,
       waitedMs: 0,
+      backedOff: false,
     };
-  if (wait === null) return { report, stopped: 'usage limit', waitedMs: 0 };
-  if (wait === untilReset)
-    o.log(`usage limit: resuming at ${words ?? result.resets_at} (in ${formatSpan(wait)})`);
+  if (wait === null) return { report, stopped: 'usage limit', waitedMs: 0, backedOff: false };
+  if (!backOff) o.log(`usage limit: resuming at ${words ?? result.resets_at} (in ${formatSpan(wait)})`);
   else {
-    // why it does not go on at once: said as it is, the reset's words when there are some
+    // why it does not go on at the reset: said as it is, the reset's words when there are some
     const why =
       o.waits > 0
         ? `usage limit again with nothing done since${words ? ` (resets at ${words})` : ''}`
-        : untilReset === null
-          ? 'usage limit with no reset time in its notice'
-          : `usage limit whose reset (at ${words ?? result.resets_at}) has passed already`;
+        : 'usage limit with no reset time in its notice';
     o.log(`${why}: ${retryWaitWords(o.waits, wait)}`);
   }
   await sleep(wait, o.signal);
@@ -142,6 +146,7 @@ export async function pauseForUsageLimit(
       report: { ...report, auto_resumed: false },
       stopped: `${o.stopper} was stopped (${String(o.signal.reason)}) while waiting for the usage limit's reset`,
       waitedMs: 0,
+      backedOff: false,
     };
-  return { report, stopped: null, waitedMs: wait };
+  return { report, stopped: null, waitedMs: wait, backedOff: backOff };
 }
