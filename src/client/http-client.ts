@@ -400,7 +400,8 @@ export class HttpClient implements BatonClient {
   }
 
   async details(ref: Ref, snapshotId: string | null, category: Parameters<BatonClient['details']>[2]) {
-    const id = snapshotId ?? liveSnapshotId((await this.get(ref)).version);
+    // any live id up to the workflow's version names it as it stands now
+    const id = snapshotId ?? liveSnapshotId({ version: (await this.get(ref)).version });
     return this.call<Awaited<ReturnType<BatonClient['details']>>>(
       'GET',
       `${this.snapshotPath(ref, id)}/${category}`,

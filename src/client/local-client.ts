@@ -196,7 +196,7 @@ export class LocalClient implements BatonClient {
     snapshotId: string | null,
     category: Parameters<BatonService['queries']['details']>[1],
   ) {
-    const id = snapshotId ?? liveSnapshotId((await this.service.resolve(this.ref(ref))).version);
+    const id = snapshotId ?? liveSnapshotId(await this.service.resolve(this.ref(ref)));
     return this.service.queries.details(await this.snapshot(ref, id), category);
   }
 

@@ -26,6 +26,9 @@ export const workEvents: ReadonlySet<BatonEvent['type']> = new Set([
   'side_effect.recorded',
 ]);
 
+/** Events that say a context was handed over or loaded: reading the briefing writes them, and they change nothing in it. */
+const handoffEvents: ReadonlySet<BatonEvent['type']> = new Set(['context.delivered', 'context.acknowledged']);
+
 /** Applying one event gives the next state and the record rows the event writes. */
 export interface Applied {
   state: WorkflowState;
@@ -57,6 +60,7 @@ export function applyEvent(state: WorkflowState | null, e: BatonEvent): Applied 
   next.version = e.seq;
   next.updated_at = e.at;
   if (workEvents.has(e.type)) next.work_seq = e.seq;
+  if (!handoffEvents.has(e.type)) next.content_seq = e.seq;
   const writes = project(next, e);
   if (e.type === 'transcript.imported') writes.push(...droppedImportRows(base, next, e));
   if (feedbackBefore) {

@@ -428,10 +428,7 @@ describe('the requests `baton details` lists', () => {
     await ask('now run the tests', '2026-03-01T10:05:00.000Z');
     // the prompt between them, which its hook could not record (the store was locked), read from the transcript
     await ask('also rename c to d', '2026-03-01T10:02:00.000Z');
-    const snapshot = await svc.queries.snapshot(
-      made.id,
-      liveSnapshotId((await svc.runner.load(made.id)).version),
-    );
+    const snapshot = await svc.queries.snapshot(made.id, liveSnapshotId(await svc.runner.load(made.id)));
     const listed = (await svc.queries.details(snapshot, 'requests')) as { text: string }[];
     expect(listed.map((r) => r.text)).toEqual(['rename a to b', 'also rename c to d', 'now run the tests']);
   });

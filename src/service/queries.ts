@@ -113,8 +113,13 @@ function stopOverSinceSnapshot(s: WorkflowState): boolean {
   );
 }
 
-/** The id of a context compiled from the workflow as it stood (no stored snapshot): `live-<version>`. */
-export const liveSnapshotId = (version: number) => `live-${version}`;
+/**
+ * The id of a context compiled from the workflow as it stood (no stored snapshot): `live-<seq>`, the seq of its last
+ * event that was not a context handed over or acknowledged (`content_seq`), so two reads in a row name the same
+ * briefing, with the same hash (a read that named a new one would make the hash an agent acknowledges stale at once).
+ */
+export const liveSnapshotId = (s: Pick<WorkflowState, 'version' | 'content_seq'>) =>
+  `live-${s.content_seq ?? s.version}`;
 export const isLiveSnapshotId = (id: string) => /^live-\d+$/.test(id);
 
 /** Read-only views over the store: what status, snapshots, details and the sessions table show. */
@@ -406,7 +411,7 @@ export class Queries {
     const snap = s.last_snapshot;
     const ended = snap?.trigger === 'task_complete' || stopOverSinceSnapshot(s) ? null : snap?.trigger;
     return buildSnapshot(s, {
-      id: liveSnapshotId(s.version),
+      id: liveSnapshotId(s),
       trigger: s.pause_trigger ?? ended ?? 'manual',
       reason: s.pause_reason,
       git,

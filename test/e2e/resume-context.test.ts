@@ -326,6 +326,14 @@ describe('the context a new session would get now', () => {
     expect(live.markdown).toContain(`baton details ${live.snapshot_id} <category>`);
     const decisions = (await client.details(ref, live.snapshot_id, 'decisions')) as { description: string }[];
     expect(decisions.map((d) => d.description)).toContain('Use zod for the schemas');
+    // reading it (each read logs its delivery) changes neither its name nor its hash: the hash an agent
+    // acknowledges is still the latest, and the `baton details` hint it got still names the briefing it read
+    const first = await client.deliverContext(ref, 'mcp');
+    const second = await client.deliverContext(ref, 'mcp');
+    expect([first.snapshot_id, first.hash]).toEqual([live.snapshot_id, live.hash]);
+    expect([second.snapshot_id, second.hash]).toEqual([live.snapshot_id, live.hash]);
+    expect(await client.acknowledge(ref, first.hash, 'mcp')).toMatchObject({ matches: true });
+    expect((await client.context(ref)).snapshot_id, 'nor does its acknowledgement').toBe(live.snapshot_id);
     // a live id this workflow has not reached is another workflow's: said, not answered with an empty list
     await expect(client.details(ref, 'live-999999', 'decisions')).rejects.toThrow(
       /live-999999 is not of workflow wf-\S+, which is at version \d+: name the workflow the context came from with -w/,

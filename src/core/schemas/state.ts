@@ -234,6 +234,11 @@ export const WorkflowState = z.object({
     .optional(),
   /** The last event that was work (a task added or moved, a side effect): checkpoints wait for work after them. */
   work_seq: z.number().int().nonnegative().optional(),
+  /**
+   * The last event that was not the handing over of a context (`context.delivered`, `context.acknowledged`): the live
+   * briefing is named after it, so reading the briefing does not change its name (absent: stored before; `version`).
+   */
+  content_seq: z.number().int().nonnegative().optional(),
   /** Each agent's own task list (TodoWrite, task tools, update_plan) as last synced, by source. */
   agent_tasks: z.record(z.string(), AgentTaskList).optional(),
   /** The side-effect ledger's recent entries (all of them are `side_effect` records). */
