@@ -36,7 +36,7 @@ function rootProgram(io: Io): Command {
     )
     .option(
       '--actor <name>',
-      'who acts, in the event log (default: user; baton for run and worker; the agent for its hooks) (env BATON_ACTOR)',
+      'who acts, in the event log (default: user; baton for run and worker; the agent for its hooks and baton mcp --agent) (env BATON_ACTOR)',
     )
     .option('--mirror <on|off>', 'write the run folder mirror (env BATON_MIRROR, default on)')
     .showHelpAfterError("(run 'baton --help' for the commands and options)")

@@ -91,10 +91,10 @@ describe('baton init, the files committed with the repository', () => {
     expect(json(join(repo, '.mcp.json')).mcpServers.baton).toEqual({
       type: 'stdio',
       command: 'baton',
-      args: ['mcp'],
+      args: ['mcp', '--agent', 'claude-code'],
     });
     expect(readFileSync(join(repo, '.codex', 'config.toml'), 'utf8')).toContain(
-      'command = "baton"\nargs = ["mcp"]',
+      'command = "baton"\nargs = ["mcp", "--agent", "codex"]',
     );
     expect(readFileSync(join(repo, 'CLAUDE.md'), 'utf8')).toContain('- `baton task add ID:Title');
     // what was written where, what a teammate does, and that `baton` does not run here either
@@ -261,7 +261,7 @@ describe('baton init, the files committed with the repository', () => {
     const paths = `${machine} are paths of this machine, which a teammate's clone does not have (unless Baton is there on every machine)`;
     expect((await problems()).filter((p) => /path of this machine|paths of this machine/.test(p))).toEqual([
       `Claude Code hooks in ${join(repo, '.claude', 'settings.json')} run "${machine} hook SessionStart" (committed with the repository): ${paths}: run \`baton init --shared\` again, which names \`baton\` there, from each machine's PATH`,
-      `Claude Code's MCP server in ${join(repo, '.mcp.json')} runs "${machine} mcp" (committed with the repository): ${paths}: run \`baton init --shared\` again, which names \`baton\` there, from each machine's PATH`,
+      `Claude Code's MCP server in ${join(repo, '.mcp.json')} runs "${machine} mcp --agent claude-code" (committed with the repository): ${paths}: run \`baton init --shared\` again, which names \`baton\` there, from each machine's PATH`,
       `the Baton block of ${join(repo, 'CLAUDE.md')} tells the agent to run "${machine}" (committed with the repository): ${paths}: run \`baton init\` again, which names \`baton\` there, from each machine's PATH`,
     ]);
     // what the doctor says to run puts it right

@@ -110,7 +110,7 @@ describe('baton init', () => {
     expect(claudeJson.projects[repo].mcpServers.baton).toEqual({
       type: 'stdio',
       command: 'baton',
-      args: ['mcp'],
+      args: ['mcp', '--agent', 'claude-code'],
     });
     const md = readFileSync(join(repo, 'CLAUDE.md'), 'utf8');
     expect(md.startsWith('# Project rules\n\nUse tabs.\n')).toBe(true);
@@ -232,10 +232,10 @@ describe('baton init', () => {
     expect((await baton(['init', '--shared', '--agent', 'all', '--command', 'baton'])).code).toBe(0);
     expect(json(join(repo, '.claude', 'settings.json')).hooks.SessionEnd).toHaveLength(1);
     expect(json(join(repo, '.mcp.json'))).toEqual({
-      mcpServers: { baton: { type: 'stdio', command: 'baton', args: ['mcp'] } },
+      mcpServers: { baton: { type: 'stdio', command: 'baton', args: ['mcp', '--agent', 'claude-code'] } },
     });
     expect(readFileSync(join(repo, '.codex', 'config.toml'), 'utf8')).toMatch(
-      /\[mcp_servers\.baton\]\ncommand = "baton"\nargs = \["mcp"\]/,
+      /\[mcp_servers\.baton\]\ncommand = "baton"\nargs = \["mcp", "--agent", "codex"\]/,
     );
     expect(gitIn(repo, 'status', '--porcelain')).toMatch(/\?\? \.claude\//);
     // the user's own ~/.claude.json: theirs again after the undo, without the `mcpServers` init made for Baton's server
@@ -243,7 +243,7 @@ describe('baton init', () => {
     writeFileSync(join(home, '.claude.json'), JSON.stringify({ numStartups: 7 }));
     expect((await baton(['init', '--user', '--agent', 'claude-code', '--command', 'baton'])).code).toBe(0);
     expect(json(join(home, '.claude', 'settings.json')).hooks.Stop).toHaveLength(1);
-    expect(json(join(home, '.claude.json')).mcpServers.baton.args).toEqual(['mcp']);
+    expect(json(join(home, '.claude.json')).mcpServers.baton.args).toEqual(['mcp', '--agent', 'claude-code']);
     expect(readFileSync(join(home, '.claude', 'CLAUDE.md'), 'utf8')).toMatch(/## Baton/);
     expect((await baton(['init', '--undo', '--user'])).code).toBe(0);
     expect(existsSync(join(home, '.claude', 'settings.json'))).toBe(false);
@@ -581,7 +581,7 @@ describe('baton doctor', () => {
     const run = (...args: string[]) => runCli(args, { cwd: repo, env: { ...env, HOME: repo } });
     expect((await run('init', '--agent', 'codex', '--command', 'baton')).code).toBe(0);
     const lines = (await run('doctor')).stdout.split('\n').filter((l) => /^ {2}mcp /.test(l));
-    expect(lines).toEqual([`  mcp (user)  ${join(repo, '.codex', 'config.toml')}: baton mcp`]);
+    expect(lines).toEqual([`  mcp (user)  ${join(repo, '.codex', 'config.toml')}: baton mcp --agent codex`]);
   });
 
   it("forwards Baton's variables to the MCP server Codex starts (it passes a few only), and doctor says when they are not", async () => {

@@ -50,7 +50,7 @@ describe('baton init --undo and the objects init made', () => {
     const { baton, claudeJson, manifest } = setup();
     write(claudeJson, { numStartups: 7 });
     await baton('init', ...user);
-    expect(json(claudeJson).mcpServers.baton.args).toEqual(['mcp']);
+    expect(json(claudeJson).mcpServers.baton.args).toEqual(['mcp', '--agent', 'claude-code']);
     // the record of what init made: the key, in the file, documented with the manifest
     expect(json(manifest()).keys).toContainEqual({ file: claudeJson, key: ['mcpServers'] });
     await baton('init', '--undo', '--user');

@@ -128,7 +128,7 @@ describe('the Claude Code plugin', () => {
     expect(existsSync(join(pluginDir, 'scripts/baton.sh'))).toBe(true);
     expect(mcpFile.mcpServers.baton).toEqual({
       command: 'sh',
-      args: ['${CLAUDE_PLUGIN_ROOT}/scripts/baton.sh', 'mcp'],
+      args: ['${CLAUDE_PLUGIN_ROOT}/scripts/baton.sh', 'mcp', '--agent', 'claude-code'],
     });
   });
 
@@ -233,7 +233,9 @@ describe('the Claude Code plugin', () => {
     expect(existsSync(ran)).toBe(false);
     expect(r.code).toBe(127);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^baton: the baton command is not on the PATH .* cannot run `baton mcp`/);
+    expect(r.stderr).toMatch(
+      /^baton: the baton command is not on the PATH .* cannot run `baton mcp --agent claude-code`/,
+    );
     expect(r.stderr).toContain('Baton is not on the npm registry yet');
     expect(r.stderr).toContain('`npm ci && npm link`');
   });

@@ -5,34 +5,41 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { createMcpServer } from '../../mcp/mcp-server.js';
 import { readBeforeContext } from '../../integrations/hooks/agent-watch.js';
 import { clientGone } from '../../mcp/stdio-drain.js';
-import { action } from '../action.js';
+import { agentActor } from '../../core/actors.js';
 import type { Runtime } from '../runtime.js';
 
 export function registerIntegrationCommands(program: Command, rt: Runtime) {
   program
     .command('mcp')
     .description('serve Baton over MCP on stdio (tools and snapshot resources for an agent)')
-    .action(
-      action(rt, async ({ client, g }) => {
-        const home = rt.settings(g).home;
-        // the agent that started it: its conversation's workflow is meant when several are open here; its context
-        // reads first what this machine's transcripts hold unread, as `baton context` does, and says what it could not
-        const server = createMcpServer(
-          client,
-          rt.cwd,
-          () => rt.ref(undefined).following ?? null,
-          async (ref) => {
-            const { status, not_read } = await readBeforeContext(client, ref, home);
-            return { workflow_id: status.workflow.id, not_read };
-          },
-        );
-        const transport = new StdioServerTransport();
-        await server.connect(transport);
-        // the calls read before the client closed its end are answered before the server closes
-        await clientGone(transport);
-        await server.close();
-      }),
-    );
+    .option(
+      '--agent <agent>',
+      "the agent that starts it (claude-code, codex; `baton init` names it): what it does through the tools is that agent's in the event log (default: the user's)",
+    )
+    .action(async (o: { agent?: string }, cmd: Command) => {
+      const g = rt.globals(cmd);
+      // what an agent does through its tools is its own, as what its hooks record is (unless BATON_ACTOR, --actor
+      // or the config names another)
+      const settings = rt.settings(g, o.agent ? { actor: agentActor(o.agent) } : {});
+      const client = await rt.openWith(settings, g.server);
+      const home = settings.home;
+      // the agent that started it: its conversation's workflow is meant when several are open here; its context
+      // reads first what this machine's transcripts hold unread, as `baton context` does, and says what it could not
+      const server = createMcpServer(
+        client,
+        rt.cwd,
+        () => rt.ref(undefined).following ?? null,
+        async (ref) => {
+          const { status, not_read } = await readBeforeContext(client, ref, home);
+          return { workflow_id: status.workflow.id, not_read };
+        },
+      );
+      const transport = new StdioServerTransport();
+      await server.connect(transport);
+      // the calls read before the client closed its end are answered before the server closes
+      await clientGone(transport);
+      await server.close();
+    });
 }
 
 export function registerHookCommands(program: Command, rt: Runtime) {

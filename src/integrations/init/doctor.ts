@@ -68,7 +68,15 @@ export interface AgentWiring {
   version_unread?: string;
   hooks: HookWiring[];
   /** `forwards`: the variables Codex passes on to the server (null: Claude Code, which passes them all). */
-  mcp: { scope: InitScope; path: string; command: string; committed: boolean; forwards: string[] | null }[];
+  mcp: {
+    scope: InitScope;
+    path: string;
+    command: string;
+    committed: boolean;
+    forwards: string[] | null;
+    /** Whether it runs `baton mcp --agent <name>`: what the agent does through the tools is then its own. */
+    names_agent: boolean;
+  }[];
   instructions: string[];
   /** Claude Code settings that enable a plugin named baton. */
   plugin: string[];
@@ -186,6 +194,7 @@ export function wiringOf(
           command: [mcp.command, ...mcp.args].join(' '),
           committed: committedFile(root, files.mcp.path, [mcpScope]),
           forwards: mcp.forwards,
+          names_agent: mcp.names_agent,
         });
     }
     if (!seenBlocks.has(files.instructions) && hasBlock(files.instructions))
@@ -524,6 +533,12 @@ export function diagnose(
           `${agentLabel(w.agent)}'s MCP server in ${m.path} is not given ${unforwarded.join(', ')} (set here): Codex starts MCP servers with a few variables only, so the agent's \`baton\` tools read other records than its hooks write; run \`baton init${hooksScope === 'local' ? '' : ` --${hooksScope}`} --agent codex\` again, which forwards them (\`env_vars\`), or add them to the \`env_vars\` of a \`baton\` server of your own`,
         );
     }
+    // an entry an earlier `baton init` wrote (or one written by hand) names no agent: the server cannot tell whose
+    // calls it serves, and records them as the user's
+    for (const m of w.mcp.filter((x) => !x.names_agent))
+      problems.push(
+        `${agentLabel(w.agent)}'s MCP server in ${m.path} runs "${m.command}", which does not name the agent: what ${agentLabel(w.agent)} records through Baton's tools (record_decision, get_resume_context...) is logged as the user's; run \`baton init${hooksScope === 'local' ? '' : ` --${hooksScope}`}${w.agent === 'codex' ? ' --agent codex' : ''}\` again, which adds \`--agent ${w.agent}\` (or add it to a \`baton\` server of your own)`,
+      );
     for (const m of w.mcp.filter((x) => x.committed)) {
       const machine = committedCommandProblem(
         `${agentLabel(w.agent)}'s MCP server in ${m.path} runs`,

@@ -28,7 +28,11 @@ describe("Baton's MCP server in Codex's config.toml", () => {
       model: 'gpt-5.5',
       mcp_servers: {
         docs: { command: 'docs-mcp' },
-        baton: { command: '/usr/local/bin/baton', args: ['mcp'], env_vars: CODEX_MCP_FORWARDS },
+        baton: {
+          command: '/usr/local/bin/baton',
+          args: ['mcp', '--agent', 'codex'],
+          env_vars: CODEX_MCP_FORWARDS,
+        },
       },
     });
     // Codex gives an MCP server a few variables only: where the records are is forwarded by name
@@ -37,15 +41,19 @@ describe("Baton's MCP server in Codex's config.toml", () => {
     );
     // the user's lines are kept as written, comments too
     expect(read(place).startsWith(before)).toBe(true);
+    // it names the agent: what Codex does through the tools is recorded as Codex's
     expect(findMcp(place)).toEqual({
       command: '/usr/local/bin/baton',
-      args: ['mcp'],
+      args: ['mcp', '--agent', 'codex'],
       forwards: CODEX_MCP_FORWARDS,
+      names_agent: true,
     });
     expect(addMcp(place, baton)).toBe('unchanged');
     expect(addMcp(place, { program: 'node', args: ['/opt/baton/bin/baton.js'] })).toBe('updated');
     expect(parsed(place)).toMatchObject({
-      mcp_servers: { baton: { command: 'node', args: ['/opt/baton/bin/baton.js', 'mcp'] } },
+      mcp_servers: {
+        baton: { command: 'node', args: ['/opt/baton/bin/baton.js', 'mcp', '--agent', 'codex'] },
+      },
     });
     expect(removeMcp(place)).toBe('removed');
     expect(read(place)).toBe(before);
@@ -57,7 +65,11 @@ describe("Baton's MCP server in Codex's config.toml", () => {
     expect(addMcp(place, baton)).toBe('added');
     expect(parsed(place)).toEqual({
       mcp_servers: {
-        baton: { command: '/usr/local/bin/baton', args: ['mcp'], env_vars: CODEX_MCP_FORWARDS },
+        baton: {
+          command: '/usr/local/bin/baton',
+          args: ['mcp', '--agent', 'codex'],
+          env_vars: CODEX_MCP_FORWARDS,
+        },
       },
     });
   });
@@ -80,7 +92,12 @@ describe("Baton's MCP server in Codex's config.toml", () => {
       expect(addMcp(place, baton), before).toBe('theirs');
       expect(read(place), before).toBe(before);
       // doctor shows the command the user's entry runs
-      expect(findMcp(place), before).toEqual({ command: '/opt/baton', args: ['mcp'], forwards: [] });
+      expect(findMcp(place), before).toEqual({
+        command: '/opt/baton',
+        args: ['mcp'],
+        forwards: [],
+        names_agent: false,
+      });
       // and the undo does not take it out
       expect(removeMcp(place), before).toBe('absent');
       expect(read(place), before).toBe(before);
@@ -132,5 +149,36 @@ describe("Baton's MCP server in Codex's config.toml", () => {
     );
     expect(read(place)).toBe(before);
     expect(existsSync(`${place.path}.baton-tmp`)).toBe(false);
+  });
+});
+
+describe("Baton's MCP server names the agent that starts it", () => {
+  it("in Claude Code's ~/.claude.json, and an entry an earlier `baton init` wrote without it is Baton's, updated", () => {
+    const path = join(tempDir('baton-claude-'), '.claude.json');
+    const place: McpPlace = { kind: 'claude-json', path, project: '/repo' };
+    // what `baton init` wrote before it named the agent: the server then logged the agent's calls as the user's
+    const earlier = { type: 'stdio', command: 'baton', args: ['mcp'] };
+    writeFileSync(path, JSON.stringify({ projects: { '/repo': { mcpServers: { baton: earlier } } } }));
+    expect(findMcp(place)).toMatchObject({ args: ['mcp'], names_agent: false });
+    expect(addMcp(place, { program: 'baton', args: [] })).toBe('updated');
+    const servers = (JSON.parse(read(place)) as any).projects['/repo'].mcpServers;
+    expect(servers.baton).toEqual({
+      type: 'stdio',
+      command: 'baton',
+      args: ['mcp', '--agent', 'claude-code'],
+    });
+    expect(findMcp(place)).toMatchObject({ names_agent: true });
+    expect(addMcp(place, { program: 'baton', args: [] })).toBe('unchanged');
+    expect(removeMcp(place)).toBe('removed');
+  });
+
+  it("in Codex's config.toml, where an earlier block is replaced by one that names it", () => {
+    const place = codexToml(
+      '# >>> baton: added by `baton init` (`baton init --undo` removes it)\n[mcp_servers.baton]\ncommand = "baton"\nargs = ["mcp"]\n# <<< baton\n',
+    );
+    expect(findMcp(place)).toMatchObject({ names_agent: false });
+    expect(addMcp(place, { program: 'baton', args: [] })).toBe('updated');
+    expect(parsed(place)).toMatchObject({ mcp_servers: { baton: { args: ['mcp', '--agent', 'codex'] } } });
+    expect(findMcp(place)).toMatchObject({ names_agent: true });
   });
 });

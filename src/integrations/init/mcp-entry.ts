@@ -4,7 +4,7 @@ import { parseToml, tomlAt } from '../../agents/codex/codex-toml.js';
 import { PACKAGE_NAME } from '../../config/package-info.js';
 import { SETTINGS } from '../../config/setting-table.js';
 import { invalidInput } from '../../core/index.js';
-import type { AgentFiles } from './agent-files.js';
+import type { AgentFiles, InitAgent } from './agent-files.js';
 import type { KeyPath } from './created-keys.js';
 import type { BatonCommand } from './hook-command.js';
 import { isObject, readJsonObject, writeJsonObject, type JsonObject } from './json-file.js';
@@ -15,14 +15,39 @@ export type McpChange = 'added' | 'updated' | 'unchanged' | 'theirs' | 'removed'
 const mentionsBaton = (s: unknown) =>
   typeof s === 'string' && (s.includes('baton') || s.includes(PACKAGE_NAME));
 
+/**
+ * The agent whose MCP server this place registers: what the agent does through Baton's tools is recorded as that
+ * agent's (`baton mcp --agent`), as its hooks' records are, not as the user's.
+ */
+const agentOf = (place: McpPlace): InitAgent => (place.kind === 'codex-toml' ? 'codex' : 'claude-code');
+
+/** The arguments after the program that run Baton's server for `agent`. */
+const mcpArgs = (cmd: BatonCommand, agent: InitAgent) => [...cmd.args, 'mcp', '--agent', agent];
+
+/**
+ * Where an entry's arguments run `mcp`: last (as an earlier `baton init` wrote it, naming no agent), or before
+ * `--agent <name>`; the agent named (null: none). Null when they do not run `mcp`.
+ */
+function mcpCall(args: readonly unknown[]): { agent: string | null } | null {
+  const n = args.length;
+  if (args[n - 1] === 'mcp') return { agent: null };
+  if (args[n - 3] === 'mcp' && args[n - 2] === '--agent' && typeof args[n - 1] === 'string')
+    return { agent: args[n - 1] as string };
+  return null;
+}
+
 /** An MCP server entry Baton wrote: it runs `… baton … mcp`. A `baton` entry of the user's own is left alone. */
 export function isBatonMcp(entry: unknown): boolean {
   if (!isObject(entry)) return false;
   const args = Array.isArray(entry.args) ? entry.args : [];
-  return args[args.length - 1] === 'mcp' && (mentionsBaton(entry.command) || args.some(mentionsBaton));
+  return mcpCall(args) !== null && (mentionsBaton(entry.command) || args.some(mentionsBaton));
 }
 
-const entryOf = (cmd: BatonCommand) => ({ type: 'stdio', command: cmd.program, args: [...cmd.args, 'mcp'] });
+const entryOf = (cmd: BatonCommand, agent: InitAgent) => ({
+  type: 'stdio',
+  command: cmd.program,
+  args: mcpArgs(cmd, agent),
+});
 
 /** The object holding `mcpServers` in a Claude JSON file: the project's entry of ~/.claude.json, or the root. */
 function serversOf(doc: JsonObject, project: string | null, create: boolean): JsonObject | null {
@@ -75,7 +100,7 @@ function tomlBlock(cmd: BatonCommand): string {
     TOML_BEGIN,
     '[mcp_servers.baton]',
     `command = ${tomlString(cmd.program)}`,
-    `args = [${[...cmd.args, 'mcp'].map(tomlString).join(', ')}]`,
+    `args = [${mcpArgs(cmd, 'codex').map(tomlString).join(', ')}]`,
     `env_vars = [${CODEX_MCP_FORWARDS.map(tomlString).join(', ')}]`,
     TOML_END,
   ].join('\n');
@@ -162,7 +187,7 @@ export function addMcp(place: McpPlace, cmd: BatonCommand): McpChange {
   const servers = serversOf(doc, place.kind === 'claude-json' ? place.project : null, true) as JsonObject;
   const existing = servers.baton;
   if (existing !== undefined && !isBatonMcp(existing)) return 'theirs';
-  const entry = entryOf(cmd);
+  const entry = entryOf(cmd, agentOf(place));
   if (JSON.stringify(existing) === JSON.stringify(entry)) return 'unchanged';
   servers.baton = entry;
   writeJsonObject(place.path, doc);
@@ -202,24 +227,27 @@ export function removeMcp(place: McpPlace): McpChange {
 
 /**
  * Where Baton's server is registered, if it is: the entry found at this place, with the variables Codex forwards to
- * it (`env_vars`; null for Claude Code, which gives its servers its whole environment).
+ * it (`env_vars`; null for Claude Code, which gives its servers its whole environment), and whether it runs `mcp`
+ * naming the agent (`--agent`: what the agent does through the tools is then recorded as its own).
  */
 export function findMcp(
   place: McpPlace,
-): { command: string; args: string[]; forwards: string[] | null } | null {
+): { command: string; args: string[]; forwards: string[] | null; names_agent: boolean } | null {
   if (!existsSync(place.path)) return null;
   if (place.kind === 'codex-toml') {
     // a file that does not parse names no server (`baton doctor` says it does not parse)
     const doc = parseToml(readText(place.path)).doc;
     const e = doc ? tomlServer(doc) : undefined;
     if (!isObject(e)) return null;
+    const args = Array.isArray(e.args) ? e.args.map(String) : [];
     return {
       command: typeof e.command === 'string' ? e.command : '',
-      args: Array.isArray(e.args) ? e.args.map(String) : [],
+      args,
       forwards: [
         ...(Array.isArray(e.env_vars) ? e.env_vars.map(String) : []),
         ...(isObject(e.env) ? Object.keys(e.env) : []),
       ],
+      names_agent: !!mcpCall(args)?.agent,
     };
   }
   let doc: JsonObject;
@@ -231,9 +259,11 @@ export function findMcp(
   const servers = serversOf(doc, place.kind === 'claude-json' ? place.project : null, false);
   const e = servers?.baton;
   if (!isObject(e)) return null;
+  const args = Array.isArray(e.args) ? e.args.map(String) : [];
   return {
     command: typeof e.command === 'string' ? e.command : '',
-    args: Array.isArray(e.args) ? e.args.map(String) : [],
+    args,
     forwards: null,
+    names_agent: !!mcpCall(args)?.agent,
   };
 }
