@@ -257,6 +257,14 @@ export class BatonService {
     return pauseOverdue(s, this.now(), this.options.pauseTimeoutMs).overdue;
   }
 
+  /**
+   * The agent its hooks follow is gone (its process exited with no SessionEnd: `ServiceOptions.agentGone`): what the
+   * session status is told of its liveness, which the core cannot read.
+   */
+  private hookedAgentGone(s: WorkflowState): boolean {
+    return this.options.agentGone?.(s) ?? false;
+  }
+
   /** A requested pause that waited longer than the pause timeout for its task boundary is forced, with a warning. */
   private async enforcePauseTimeout(s: WorkflowState): Promise<void> {
     if (!s.pause_requested || !this.overdue(s)) return;
@@ -340,23 +348,34 @@ export class BatonService {
   /** The session status (default: the latest session); a local agent verifiably gone is not running. */
   async sessionStatus(ref: WorkflowRef, sessionNumber?: number) {
     const s = await this.resolve(ref);
-    const rows = (await this.store.executors?.list({ workflowId: s.id })) ?? [];
     const n = sessionNumber ?? s.session_count;
     const older = s.sessions.some((x) => x.number === n) ? null : await olderSession(this.store, s, n);
-    const next = await nextStep(this.store, s, this.options.watch?.ports);
-    const gone = this.options.agentGone?.(s) ?? false;
-    return sessionStatus(s, this.now(), sessionNumber, rows, (r) => this.agentGone(r), older, next, gone);
+    const { rows, rowGone, next, hookedGone } = await this.liveness(s);
+    return sessionStatus(s, this.now(), sessionNumber, rows, rowGone, older, next, hookedGone);
   }
 
   /** Every session, oldest first: the state's recent ones and the older ones from their records. */
   async sessionTimeline(ref: WorkflowRef) {
     const s = await this.resolve(ref);
-    const rows = (await this.store.executors?.list({ workflowId: s.id })) ?? [];
     const older = s.session_count > s.sessions.length ? await olderSessions(this.store, s) : [];
-    const next = await nextStep(this.store, s, this.options.watch?.ports);
+    const { rows, rowGone, next, hookedGone } = await this.liveness(s);
     return {
       workflow_id: s.id,
-      sessions: sessionTimeline(s, this.now(), rows, (r) => this.agentGone(r), older, next),
+      sessions: sessionTimeline(s, this.now(), rows, rowGone, older, next, hookedGone),
+    };
+  }
+
+  /**
+   * What the session status judges whether a session's agent runs from, gathered in one place so that the session
+   * status and the timeline agree: the executor rows Baton's own agents run in (and which of them are gone), what
+   * goes on with a workflow no driver holds, and whether the agent its hooks follow is gone.
+   */
+  private async liveness(s: WorkflowState) {
+    return {
+      rows: (await this.store.executors?.list({ workflowId: s.id })) ?? [],
+      rowGone: (r: ExecutorRow) => this.agentGone(r),
+      next: await nextStep(this.store, s, this.options.watch?.ports),
+      hookedGone: this.hookedAgentGone(s),
     };
   }
 

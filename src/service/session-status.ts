@@ -161,8 +161,10 @@ export const sessionTimeline = (
   agentGone: (row: ExecutorRow) => boolean = () => false,
   older: readonly SessionInfo[] = [],
   next: NextStep | null = null,
+  /** The agent its hooks follow is gone (`sessionStatus`'s): the timeline judges the open session as its status does. */
+  hookedGone = false,
 ) => {
   const held = new Set(s.sessions.map((x) => x.number));
   const all = [...older.filter((x) => !held.has(x.number)), ...s.sessions];
-  return all.map((x) => sessionStatus(s, now, x.number, executors, agentGone, x, next));
+  return all.map((x) => sessionStatus(s, now, x.number, executors, agentGone, x, next, hookedGone));
 };

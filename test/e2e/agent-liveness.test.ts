@@ -7,6 +7,8 @@ import { hermeticEnv } from '../helpers/hermetic-env.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
 import { startServerProcess } from '../helpers/server.js';
 import { assertDashboardBuilt, launchChromium, waitForText } from '../helpers/browser.js';
+import { pidAlive } from '../helpers/agent-workspace.js';
+import { until } from '../helpers/until.js';
 
 // At a session start, Baton tells a conversation still at work on the worktree's workflow from one that was cut off
 // (a crash, a closed terminal): a conversation whose SessionEnd came is at work nowhere, and on Linux the agent process
@@ -511,6 +513,80 @@ describe.runIf(process.platform === 'linux')(
           `Claude Code, session 1 (process ${agent.pid}) no longer runs, cut off in the middle of its turn by a crash or a kill (no Stop came after the last prompt): the next session here goes on with this workflow, from its briefing, told what was cut off.`,
         );
         expect(await page.getByTestId('gone-agent').textContent()).not.toContain('claude-code');
+      } finally {
+        await browser.close();
+        await server.stop();
+      }
+    });
+  },
+);
+
+describe.runIf(process.platform === 'linux')(
+  'an agent killed in the middle of its turn while someone watches or pauses it',
+  () => {
+    /** A conversation whose agent (a live stand-in process) is in the middle of its turn: `kill` ends it for real. */
+    async function midTurnAgent(sid: string) {
+      const ws = workspace();
+      const underAgent = standInAgent(ws.repo, ws.env);
+      const path = cutTranscript(sid, 'make the CLI start faster');
+      const start = await underAgent('SessionStart', {
+        session_id: sid,
+        source: 'startup',
+        transcript_path: path,
+      });
+      process.kill(start.pid, 'SIGKILL');
+      const agent = await underAgent('UserPromptSubmit', {
+        session_id: sid,
+        transcript_path: path,
+        prompt: 'make the CLI start faster',
+      });
+      const kill = async () => {
+        process.kill(agent.pid, 'SIGKILL');
+        await until('the agent process to be gone', () => !pidAlive(agent.pid));
+      };
+      const status = async () =>
+        (await runCli(['status', '--json'], { cwd: ws.repo, env: ws.env })).json<Json>();
+      return { ...ws, agent, kill, status, id: (await status()).workflow.id as string };
+    }
+
+    it('the open dashboard learns of it without a reload, and its session timeline agrees with its session status', async () => {
+      const { repo, env, agent, kill, id } = await midTurnAgent('seen-0001');
+      assertDashboardBuilt();
+      const server = await startServerProcess(env.BATON_HOME, { cwd: repo, env: { HOME: env.HOME } });
+      const browser = await launchChromium();
+      try {
+        const page = await browser.newPage();
+        await page.addInitScript(`localStorage.setItem('baton.token', ${JSON.stringify(server.token)})`);
+        await page.goto(`${server.url}/#/workflows/${id}`);
+        await waitForText(
+          page.getByTestId('agent-running'),
+          'yes (Claude Code session seen-0001, reported by its hooks)',
+        );
+        await waitForText(page.locator('[data-testid="session-timeline"] [data-session="1"]'), 'running');
+        // the page's first reads done (its resume context reads the transcript, which records what it holds): no
+        // event comes of the kill to make it fetch again
+        await page.waitForLoadState('networkidle');
+        await kill();
+        // the page, left as it is, learns of it all the same
+        await waitForText(
+          page.getByTestId('agent-running'),
+          'no (Claude Code session seen-0001: its process is gone, cut off in the middle of its turn)',
+        );
+        await waitForText(
+          page.getByTestId('gone-agent'),
+          `Claude Code, session 1 (process ${agent.pid}) no longer runs, cut off in the middle of its turn`,
+        );
+        await waitForText(page.locator('[data-testid="session-timeline"] [data-session="1"]'), 'open');
+        // the timeline's route judges the session as the session status does
+        const timeline = (await (await server.api(`/api/workflows/${id}/sessions`)).json()) as Json;
+        const session = (await (await server.api(`/api/workflows/${id}/session-status`)).json()) as Json;
+        expect(timeline.sessions).toHaveLength(1);
+        expect(timeline.sessions[0]).toMatchObject({
+          state: session.state,
+          is_agent_running: false,
+          agent_running_note: session.agent_running_note,
+        });
+        expect(session.state).not.toBe('running');
       } finally {
         await browser.close();
         await server.stop();

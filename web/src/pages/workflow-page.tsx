@@ -34,6 +34,8 @@ import { Words } from '../components/words.js';
 
 /** How often the page asks again whether anything can take queued work that waits. */
 const QUEUE_POLL_MS = 3_000;
+/** How often the page asks again whether the agent said to run still does: a crash or a kill writes no event. */
+const LIVENESS_POLL_MS = 5_000;
 
 /** Queued for the workers: a worker runs it, one that can take it is running, or nothing can, and what would. */
 function QueueBanner({ queue }: { queue: NonNullable<Status['queue']> }) {
@@ -61,11 +63,14 @@ function QueueBanner({ queue }: { queue: NonNullable<Status['queue']> }) {
 export function WorkflowPage({ id, snapshotId }: { id: string; snapshotId: string | null }) {
   const live = useLiveTick(id);
   const [manual, setManual] = useState(0);
+  const [beat, setBeat] = useState(0);
   const refresh = `${live}/${manual}`;
+  // what says whether the agent runs is asked again on the liveness beat too; the rest only when something happened
+  const alive = `${refresh}/${beat}`;
   const base = `/workflows/${seg(id)}`;
-  const status = useApi<Status>(`${base}/status`, refresh);
-  const session = useApi<SessionStatus>(`${base}/session-status`, refresh);
-  const timeline = useApi<Timeline>(`${base}/sessions`, refresh);
+  const status = useApi<Status>(`${base}/status`, alive);
+  const session = useApi<SessionStatus>(`${base}/session-status`, alive);
+  const timeline = useApi<Timeline>(`${base}/sessions`, alive);
   const view = useApi<{ workflow: Workflow }>(base, refresh);
   const reload = useCallback(() => setManual((n) => n + 1), []);
   const commands = useWorkflowCommands(id, reload);
@@ -76,6 +81,14 @@ export function WorkflowPage({ id, snapshotId }: { id: string; snapshotId: strin
     const timer = setInterval(reload, QUEUE_POLL_MS);
     return () => clearInterval(timer);
   }, [waiting, reload]);
+  // An agent killed or crashed in the middle of its turn writes no event: while one is said to run, the page asks
+  // again whether it does, so its death shows (the banner, the session panel, the timeline) without a reload.
+  const agentRuns = session.data?.is_agent_running === true;
+  useEffect(() => {
+    if (!agentRuns) return;
+    const timer = setInterval(() => setBeat((n) => n + 1), LIVENESS_POLL_MS);
+    return () => clearInterval(timer);
+  }, [agentRuns]);
 
   if (status.error && !status.data) {
     return (
