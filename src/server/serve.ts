@@ -175,18 +175,18 @@ export async function startServer(
       throw e;
     }
   }
-  // A long-lived process keeps the Go Team auto-save going (every 30 s for running workflows) and forces requested
-  // pauses whose timeout passed even when no command arrives.
+  // A long-lived process keeps the Go Team auto-save going (every 30 s for running workflows) and takes requested
+  // pauses that are due (their timeout passed, or their agent was cut off mid-turn) even when no command arrives.
   service.live.startAutoSave();
   // a failure is said once while it stays the same (the ticker tries again every 5 s)
   let tickerFailure: string | null = null;
   const pauseTicker = setInterval(
     () =>
       void service
-        .enforcePauseTimeouts()
+        .settlePendingPauses()
         .then(() => (tickerFailure = null))
         .catch((e: Error) => {
-          const line = `could not force the pauses past their timeout: ${e.message} (tried again every 5 s)`;
+          const line = `could not take the requested pauses that are due: ${e.message} (tried again every 5 s)`;
           if (line !== tickerFailure) service.options.watch?.notice?.(line);
           tickerFailure = line;
         }),

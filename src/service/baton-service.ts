@@ -23,6 +23,7 @@ import {
   summarizeSnapshot,
   type SessionSnapshot,
   pause,
+  honourRequestedPause,
   withdrawPause,
   retakePauseSnapshot,
   resolveError,
@@ -146,7 +147,8 @@ export class BatonService {
 
   /**
    * The workflow a reference names, as any command sees it first: a driver that is gone is noticed (crash watch),
-   * and a requested pause past its timeout is forced, before the command decides anything.
+   * and a requested pause that is due (past its timeout, or its agent cut off mid-turn) is taken, before the command
+   * decides anything.
    */
   resolve(ref: WorkflowRef): Promise<WorkflowState> {
     return this.read(ref, true);
@@ -161,10 +163,8 @@ export class BatonService {
       return resolveWorkflow(this.store, this.git, ref);
     });
     if (this.watch && (await this.watch.check(s))) s = await this.runner.load(s.id);
-    if (forceOverdue && s.pause_requested && this.overdue(s)) {
-      await this.enforcePauseTimeout(s);
+    if (forceOverdue && s.pause_requested && (await this.settlePendingPause(s)))
       s = await this.runner.load(s.id);
-    }
     return s;
   }
 
@@ -259,10 +259,30 @@ export class BatonService {
 
   /**
    * The agent its hooks follow is gone (its process exited with no SessionEnd: `ServiceOptions.agentGone`): what the
-   * session status is told of its liveness, which the core cannot read.
+   * session status, the status and the pause are told of its liveness, which the core cannot read.
    */
   private hookedAgentGone(s: WorkflowState): boolean {
     return this.options.agentGone?.(s) ?? false;
+  }
+
+  /**
+   * A requested pause that is due with no command to take it: past its timeout (forced, with a warning), or waiting
+   * on an agent since cut off in the middle of its turn, which will never end it (`honourRequestedPause`, told so).
+   * Whether it took effect.
+   */
+  private async settlePendingPause(s: WorkflowState): Promise<boolean> {
+    if (!s.pause_requested) return false;
+    if (this.overdue(s)) {
+      await this.enforcePauseTimeout(s);
+      return true;
+    }
+    if (s.status !== 'in_progress' || !this.hookedAgentGone(s)) return false;
+    const git = await this.gitOf(s);
+    // asked again of the state the decision sees: a new conversation may have taken the workflow up meanwhile
+    const out = await this.runner.run(s.id, (d) =>
+      honourRequestedPause(d, git, this.hookedAgentGone(d.state)),
+    );
+    return out.result?.outcome === 'paused';
   }
 
   /** A requested pause that waited longer than the pause timeout for its task boundary is forced, with a warning. */
@@ -285,13 +305,18 @@ export class BatonService {
     return this.runner.load(s.id);
   }
 
-  /** Forces every overdue pause (long-lived processes call this on a timer); returns the workflows paused. */
-  async enforcePauseTimeouts(): Promise<string[]> {
+  /**
+   * Takes every requested pause that is due (`settlePendingPause`: past its timeout, or its agent cut off mid-turn);
+   * long-lived processes call this on a timer, so a pause takes effect with no command to notice it. Returns the
+   * workflows paused.
+   */
+  async settlePendingPauses(): Promise<string[]> {
     const waiting = (await this.store.listWorkflows({ status: ['in_progress', 'blocked'] })).filter(
-      (s) => s.pause_requested && this.overdue(s),
+      (s) => s.pause_requested,
     );
-    for (const s of waiting) await this.enforcePauseTimeout(s);
-    return waiting.map((s) => s.id);
+    const paused: string[] = [];
+    for (const s of waiting) if (await this.settlePendingPause(s)) paused.push(s.id);
+    return paused;
   }
 
   /**
@@ -510,6 +535,7 @@ export class BatonService {
           force: input.force ?? false,
           timeoutMs: input.timeoutMs ?? this.options.pauseTimeoutMs,
           git,
+          agentGone: this.hookedAgentGone(d.state),
         }),
       { retry: true },
     );

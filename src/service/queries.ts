@@ -306,8 +306,11 @@ export class Queries {
         : null,
       /** The agent's turn on the user's last request has not ended, as far as the hooks saw (its agent gone: cut off). */
       turn_under_way: turnUnderWay(s) !== null,
-      /** What a pause waits for (the pending request's, else one asked now): null when it takes effect at once. */
-      pause_waits_for: pauseWaitsFor(s),
+      /**
+       * What a pause waits for (the pending request's, else one asked now): null when it takes effect at once, as it
+       * does when the agent its hooks follow is gone in the middle of its turn (that turn never ends).
+       */
+      pause_waits_for: pauseWaitsFor(s, this.options.agentGone?.(s) ?? false),
       /** The agent whose hooks follow it (`followingAgent`: its name), null when none: a resume starts no agent then. */
       following_agent: followingAgent(s)?.name ?? null,
       /** Why the next new agent conversation here completes it as it stands (its session ended, or idle); null: not. */

@@ -592,6 +592,55 @@ describe.runIf(process.platform === 'linux')(
         await server.stop();
       }
     });
+
+    it('a pause asked of it takes effect at once: there is no turn end to wait for', async () => {
+      const { repo, env, kill, status } = await midTurnAgent('stop-0001');
+      expect((await status()).pause_waits_for).toEqual({
+        tasks: [],
+        turn: { session_number: 1, agent: 'claude-code' },
+      });
+      await kill();
+      expect((await status()).pause_waits_for).toBeNull();
+      const paused = await runCli(['pause', '--reason', 'stop for today', '--json'], { cwd: repo, env });
+      expect(paused.code, paused.stderr).toBe(0);
+      expect(paused.json<Json>()).toMatchObject({
+        outcome: 'paused',
+        warning: "paused after the agent's process ended in the middle of its turn",
+      });
+      expect((await status()).workflow).toMatchObject({ status: 'paused', pause_reason: 'stop for today' });
+    });
+
+    it('a pause that waited for its turn takes effect once its death is noticed: at the next command', async () => {
+      const { repo, env, kill, status } = await midTurnAgent('wait-0001');
+      const asked = await runCli(['pause', '--reason', 'lunch', '--json'], { cwd: repo, env });
+      expect(asked.json<Json>()).toMatchObject({ outcome: 'requested', waiting_for: [] });
+      expect((await status()).workflow.status).toBe('in_progress');
+      await kill();
+      expect((await status()).workflow).toMatchObject({
+        status: 'paused',
+        pause_reason: 'lunch',
+        pause_requested: false,
+      });
+    });
+
+    it('... or by `baton serve` with no command to notice it', async () => {
+      const { repo, env, kill } = await midTurnAgent('tick-0001');
+      const server = await startServerProcess(env.BATON_HOME, { cwd: repo, env: { HOME: env.HOME } });
+      try {
+        const asked = await runCli(['pause', '--reason', 'lunch', '--json'], { cwd: repo, env });
+        expect(asked.json<Json>()).toMatchObject({ outcome: 'requested' });
+        await kill();
+        // `baton list` reads the workflows as they are stored, taking no pause itself: the server took it
+        await until(
+          'the server to take the pause',
+          async () => (await runCli(['list'], { cwd: repo, env })).stdout.includes('paused'),
+          15_000,
+          500,
+        );
+      } finally {
+        await server.stop();
+      }
+    });
   },
 );
 

@@ -25,9 +25,9 @@ describe('pause at the task boundary', () => {
       reason: 'meeting',
       ignored_reason: null,
     });
-    expect(await svc.enforcePauseTimeouts()).toEqual([]);
+    expect(await svc.settlePendingPauses()).toEqual([]);
     clock.advance(2 * 60_000);
-    expect(await svc.enforcePauseTimeouts()).toEqual([wf.id]);
+    expect(await svc.settlePendingPauses()).toEqual([wf.id]);
     const s = await svc.resolve(ref);
     expect(s).toMatchObject({ status: 'paused', pause_reason: 'meeting', pause_requested: false });
     expect(s.warnings.join()).toMatch(/pause timeout of 300 s passed while T1 was in progress/);

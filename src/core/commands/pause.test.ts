@@ -4,7 +4,14 @@ import type { WorkflowState } from '../schemas/state.js';
 import { endAgentTurn, linkAgentSession } from './agent-session.js';
 import { syncAgentTasks } from './agent-tasks.js';
 import { createWorkflow } from './create.js';
-import { pause, pauseWaitsFor, requestedPauseTakesNow, withdrawPause, type PauseInput } from './pause.js';
+import {
+  honourRequestedPause,
+  pause,
+  pauseWaitsFor,
+  requestedPauseTakesNow,
+  withdrawPause,
+  type PauseInput,
+} from './pause.js';
 import { foldEvents } from '../fold.js';
 import { markImported } from './records.js';
 import { recordRequest } from './requests.js';
@@ -271,6 +278,57 @@ describe('a pause asked while the agent works', () => {
     expect(pause(next(read.state, '2026-03-01T10:07:00.000Z'), { ...ask, reason: null })).toMatchObject({
       outcome: 'paused',
       warning: 'paused while T1 was in progress in an imported session, which no agent works on',
+    });
+  });
+});
+
+describe('a pause of a workflow whose agent was cut off in the middle of its turn (its process gone)', () => {
+  it('asked then, takes effect at once: the turn it would wait for never ends', () => {
+    const d = next(midTurn());
+    expect(pauseWaitsFor(d.state)).toEqual({ tasks: [], turn: { session_number: 1, agent: 'codex' } });
+    expect(pauseWaitsFor(d.state, true)).toBeNull();
+    expect(pause(d, { ...ask, agentGone: true })).toMatchObject({
+      outcome: 'paused',
+      warning: "paused after the agent's process ended in the middle of its turn",
+    });
+    expect(d.state).toMatchObject({ status: 'paused', pause_reason: 'lunch', pause_requested: false });
+  });
+
+  it('names the task it was cut off in', () => {
+    const d = next(midTurn([{ id: 'T1', title: 'one' }]));
+    startTask(d, 'T1');
+    expect(pause(d, { ...ask, agentGone: true })).toMatchObject({
+      outcome: 'paused',
+      warning: "paused after the agent's process ended in the middle of its turn while T1 was in progress",
+    });
+  });
+
+  it('asked before it was cut off, takes effect once that is known: its request, reason and trigger', () => {
+    const d = next(midTurn());
+    pause(d, ask);
+    expect(requestedPauseTakesNow(d.state)).toBe(false);
+    expect(requestedPauseTakesNow(d.state, true)).toBe(true);
+    expect(pauseWaitsFor(d.state, true)).toBeNull();
+    // not known gone: the request still waits for the turn
+    const unknown = next(d.state, '2026-03-01T10:07:00.000Z');
+    expect(honourRequestedPause(unknown, git)).toBeNull();
+    expect(unknown.events).toEqual([]);
+    const noticed = next(d.state, '2026-03-01T10:07:00.000Z');
+    expect(honourRequestedPause(noticed, git, true)).toMatchObject({ outcome: 'paused' });
+    expect(noticed.state).toMatchObject({ status: 'paused', pause_reason: 'lunch', pause_requested: false });
+    expect(noticed.state.last_snapshot?.trigger).toBe('pause');
+    expect(noticed.state.warnings).toEqual([
+      "paused after the agent's process ended in the middle of its turn",
+    ]);
+  });
+
+  it('an agent gone between its turns changes nothing: the pause is taken at once as before, no cut named', () => {
+    const d = next(midTurn([{ id: 'T1', title: 'one' }]), '2026-03-01T10:09:00.000Z');
+    startTask(d, 'T1');
+    endAgentTurn(d, 'codex', git);
+    expect(pause(d, { ...ask, agentGone: true })).toMatchObject({
+      outcome: 'paused',
+      warning: "paused between the agent's turns while T1 was in progress",
     });
   });
 });

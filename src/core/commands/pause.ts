@@ -17,6 +17,11 @@ export interface PauseInput {
   /** How long a requested pause waits for its task boundary (or the agent's turn to end) before it is forced. */
   timeoutMs: number;
   git: GitCapture;
+  /**
+   * The agent its hooks follow is gone: its process exited with no SessionEnd (a crash, a kill). The service knows it
+   * (the core reads no process): a turn it had under way never ends, so a pause waits for nothing it would have done.
+   */
+  agentGone?: boolean;
 }
 
 export type PauseOutcome =
@@ -125,6 +130,19 @@ function importedWarning(s: WorkflowState): string | null {
     : null;
 }
 
+/**
+ * The agent its hooks follow is gone in the middle of its turn (`agentGone`: its process exited with no Stop): that
+ * turn never ends, nor does a task it worked on. Nothing is left for a pause to wait for.
+ */
+const cutOff = (s: WorkflowState, agentGone: boolean) => agentGone && turnUnderWay(s) !== null;
+
+/** What a pause says when it took effect because the agent it waited on was cut off mid-turn (`cutOff`). */
+function cutOffWarning(s: WorkflowState, agentGone: boolean): string | null {
+  if (!cutOff(s, agentGone)) return null;
+  const running = inProgressTasks(s.tasks).map((t) => t.id);
+  return `paused after the agent's process ended in the middle of its turn${running.length ? ` while ${wasOrWere(running)}` : ''}`;
+}
+
 /** A hook reported the end of the agent's turn since the pause was requested. */
 const turnEndedSinceRequest = (s: WorkflowState) =>
   !!s.turn_ended &&
@@ -159,12 +177,12 @@ function waitsForTurnEnd(s: WorkflowState): boolean {
  * progress, or its boundary finished every task mid-turn) once a hook reported that turn's end (a Stop after the
  * request); any other once no task is in progress (a task boundary) or, for an agent followed through its hooks, once
  * its turn ended first (it then waits for its user, whatever its list says); any at once in an imported session,
- * which no agent works on. The one rule every point where a pause may take effect asks (`honourRequestedPause`: the
+ * which no agent works on, or once the agent was cut off mid-turn (`agentGone`, `cutOff`). The one rule every point where a pause may take effect asks (`honourRequestedPause`: the
  * task commands, the agent's list, the turn's end), and `pause` and the status through `pauseWaitsFor`.
  */
-export function requestedPauseTakesNow(s: WorkflowState): boolean {
+export function requestedPauseTakesNow(s: WorkflowState, agentGone = false): boolean {
   if (!s.pause_requested || !s.pause_request) return false;
-  if (importedAtRest(s)) return true;
+  if (importedAtRest(s) || cutOff(s, agentGone)) return true;
   if (waitsForTurnEnd(s)) return turnEndedSinceRequest(s);
   return inProgressTasks(s.tasks).length === 0 || (hookedAgent(s) !== null && turnEndedSinceRequest(s));
 }
@@ -177,12 +195,13 @@ export type HonouredPause =
  * A point where a requested pause may take effect (a task's end, the agent's list, the end of its turn): the pause
  * taken when it takes effect now (`requestedPauseTakesNow`, with `git` for its snapshot); when the boundary it waited
  * for finished every task mid-turn, the request recorded as waiting for that turn's end instead. Null otherwise (no
- * request, or it waits on).
+ * request, or it waits on). `agentGone`: the service found the agent its hooks follow gone (`PauseInput.agentGone`).
  */
-export function honourRequestedPause(d: Draft, git: GitCapture): HonouredPause {
+export function honourRequestedPause(d: Draft, git: GitCapture, agentGone = false): HonouredPause {
   const s = d.state;
   if (s.status !== 'in_progress' || !s.pause_request) return null;
-  if (requestedPauseTakesNow(s)) return { outcome: 'paused', snapshot: takeRequestedPause(d, git) };
+  if (requestedPauseTakesNow(s, agentGone))
+    return { outcome: 'paused', snapshot: takeRequestedPause(d, git, agentGone) };
   if (s.pause_request.until === 'turn_end' || !listFinishedMidTurn(s)) return null;
   d.emit({ type: 'workflow.pause_deferred', data: { until: 'turn_end' } });
   return { outcome: 'waits_for_turn_end' };
@@ -209,9 +228,10 @@ function sessionTurn(s: WorkflowState): TurnRef | null {
  * one place this is decided: `pause` acts on it, the status serves it (`pause_waits_for`), and the CLI and the
  * dashboard only say it. A request made mid-turn with no task in progress waits for that turn alone, whatever tasks
  * its agent starts in it; so does one whose task boundary finished every task mid-turn (`requestedPauseTakesNow`).
+ * An agent cut off mid-turn (`agentGone`: the service found its process gone) leaves nothing to wait for.
  */
-export function pauseWaitsFor(s: WorkflowState): PauseWaits | null {
-  if (!canTransition(s.status, 'paused')) return null;
+export function pauseWaitsFor(s: WorkflowState, agentGone = false): PauseWaits | null {
+  if (!canTransition(s.status, 'paused') || cutOff(s, agentGone)) return null;
   const running = inProgressTasks(s.tasks).map((t) => t.id);
   const turn = turnUnderWay(s);
   if (s.pause_requested && s.pause_request) {
@@ -251,9 +271,9 @@ export function pauseRequestedWords(waits: PauseWaits | null): string {
  * A requested pause that is due takes effect: its reason and trigger, and a warning when tasks are still in progress
  * (the turn it waited for ended in the middle of one).
  */
-function takeRequestedPause(d: Draft, git: GitCapture) {
+function takeRequestedPause(d: Draft, git: GitCapture, agentGone: boolean) {
   const req = d.state.pause_request;
-  const warning = turnEndWarning(d.state) ?? importedWarning(d.state);
+  const warning = cutOffWarning(d.state, agentGone) ?? turnEndWarning(d.state) ?? importedWarning(d.state);
   return pauseNow(d, req?.reason ?? null, req?.trigger ?? 'pause', git, warning);
 }
 
@@ -264,7 +284,8 @@ function takeRequestedPause(d: Draft, git: GitCapture) {
  * tasks in progress. Asked while the agent's turn is under way (a prompt
  * came, its Stop has not) with no task in progress, it waits for that turn to end instead: what the agent does in it
  * (its task list, which Codex's Stop brings only with the transcript) is not known before. `force`, or the request
- * outliving `timeoutMs` (`pauseOverdue`), pauses at once with a warning. Pausing a paused workflow changes nothing;
+ * outliving `timeoutMs` (`pauseOverdue`), pauses at once with a warning; so does an agent cut off mid-turn
+ * (`agentGone`), whose turn never ends. Pausing a paused workflow changes nothing;
  * nor does asking again while a request waits (`already_requested`: the first request and its reason stand). What it
  * waits for is `pauseWaitsFor`'s answer, which it returns as `waiting_for` and `waiting_for_turn`.
  */
@@ -274,7 +295,8 @@ export function pause(d: Draft, input: PauseInput): PauseOutcome {
   assertTransition(s.status, 'paused', 'pause');
   const running = inProgressTasks(s.tasks).map((t) => t.id);
   const { overdue, timeoutMs } = pauseOverdue(s, d.ctx.now, input.timeoutMs);
-  const waits = pauseWaitsFor(s);
+  const gone = input.agentGone ?? false;
+  const waits = pauseWaitsFor(s, gone);
   if (!waits || input.force || overdue) {
     const reason = input.reason ?? s.pause_request?.reason ?? null;
     // a forced pause says what forced it (a usage limit, the run's time out, the user's reason)
@@ -283,9 +305,10 @@ export function pause(d: Draft, input: PauseInput): PauseOutcome {
     // due at once on a new request with tasks in progress: no agent works on them (between its turns, or imported)
     const warning = waits
       ? `${cut} ${running.length ? wasOrWere(running) : "the agent's turn was under way"}`
-      : !s.pause_requested && running.length
-        ? (importedWarning(s) ?? `paused between the agent's turns while ${wasOrWere(running)}`)
-        : (turnEndWarning(s) ?? importedWarning(s));
+      : (cutOffWarning(s, gone) ??
+        (!s.pause_requested && running.length
+          ? (importedWarning(s) ?? `paused between the agent's turns while ${wasOrWere(running)}`)
+          : (turnEndWarning(s) ?? importedWarning(s))));
     const trigger = s.pause_request && !input.reason ? s.pause_request.trigger : input.trigger;
     const snapshot = pauseNow(d, reason, trigger, input.git, warning);
     return { outcome: 'paused', snapshot_id: snapshot.id, warning };
