@@ -64,3 +64,4 @@ export { conflictWords } from './git-conflict.js';
 export { transcriptKey, writtenBy } from './transcript-key.js';
 export { counted } from './counted.js';
 export type { NotRead } from './not-read.js';
+export * from './needs-you.js';

@@ -4,11 +4,12 @@ import {
   agentLabel,
   BatonError,
   conflictWords,
-  errorInWords,
   formatAgo,
+  goneAgentWords,
   invalidInput,
   leftBehindWords,
   nextStepText,
+  openErrorsWords,
   pauseRequestedWords,
   progressLabel,
   refusalText,
@@ -196,7 +197,7 @@ function goneLine(a: GoneAgentSaid, s: Pick<Status, 'work_over'>): string {
   const next = s.work_over
     ? `${s.work_over}, so the next ${agent} session here completes this workflow and starts a new one`
     : `the next ${agent} session here goes on with this workflow, from its briefing${a.cut_off ? ', told what was cut off' : ''}`;
-  return `${goneWords(a)}: ${next}`;
+  return `${goneAgentWords(a)}: ${next}`;
 }
 
 /** What recovers a workflow whose agent is gone: the agent started again here (its session start reads what it wrote). */
@@ -204,17 +205,6 @@ const startAgain = (a: GoneAgentSaid) => {
   const [start, reopen] = a.agent === 'codex' ? ['codex', 'codex resume'] : ['claude', 'claude --resume'];
   return `To go on, start ${agentLabel(a.agent)} again here (\`${start}\`, or \`${reopen}\` to reopen that conversation): its session start reads what the last one wrote and goes on from the briefing (\`baton context\` shows it now). Nothing needs recovering by hand; what follows is only for going back:`;
 };
-
-/**
- * An agent gone with no SessionEnd: cut off in the middle of its turn (the workflow's turn under way is its own: it
- * sent no Stop since), or gone after it (`goneLine`). Named as the dashboard names it (`name`: "Claude Code, session 1").
- */
-const goneWords = (a: GoneAgentSaid) =>
-  `${a.name} (process ${a.pid}) no longer runs, ${
-    a.cut_off
-      ? 'cut off in the middle of its turn by a crash or a kill (no Stop came after the last prompt)'
-      : 'and no SessionEnd came (a crash, a kill or a quit)'
-  }`;
 
 /**
  * The options, and how to choose one, only when one can be chosen now; otherwise first why not and what to run, then
@@ -405,7 +395,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
         const read = found.read;
         for (const r of read) rt.io.err(`note: ${r}`);
         const c = await client.context({ workflowId: status.workflow.id }, budget);
-        for (const a of goneAgentsOf(status, home)) rt.io.err(`note: ${goneWords(a)}`);
+        for (const a of goneAgentsOf(status, home)) rt.io.err(`note: ${goneAgentWords(a)}`);
         const away = o.workflow ? null : ((await standingOf(client, status.workflow.id))?.away ?? null);
         if (away) rt.io.err(`note: ${awayWords(away)}`);
         rt.io.out(
@@ -588,7 +578,10 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
                 recovery: plan,
                 ...(gone.length ? { gone_agents: gone } : {}),
               },
-              () => [...gone.map((a) => `${goneWords(a)}.\n${startAgain(a)}`), recoveryText(plan)].join('\n'),
+              () =>
+                [...gone.map((a) => `${goneAgentWords(a)}.\n${startAgain(a)}`), recoveryText(plan)].join(
+                  '\n',
+                ),
             );
             return;
           }
@@ -629,11 +622,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
 function openErrorsLines(s: Pick<Status, 'counts' | 'open_errors'>): string[] {
   const n = s.counts.open_errors ?? s.open_errors.length;
   if (n === 0) return [];
-  const newest = s.open_errors
-    .slice(-2)
-    .reverse()
-    .map((e) => errorInWords(e, 70));
   return [
-    `open errors: ${n} (newest: ${newest.join('; ')}); \`baton details errors\` lists them, \`baton record resolve <id> --resolution fixed\` closes one that no longer applies`,
+    `${openErrorsWords(n, s.open_errors)}; \`baton details errors\` lists them, \`baton record resolve <id> --resolution fixed\` closes one that no longer applies`,
   ];
 }

@@ -387,6 +387,11 @@ export const SessionsTable = z
         updated_at: z.string(),
         /** Nothing in it: no issue, task, request or record (a conversation opened and left). */
         empty: z.boolean(),
+        /**
+         * What it waits for its user to look at, in `baton status`'s words (a pause waiting, a usage limit, an agent
+         * gone, the open errors); empty when nothing does, or it is finished.
+         */
+        needs_you: z.array(z.string()),
       }),
     ),
   })

@@ -12,6 +12,7 @@ import {
 } from './request-schemas.js';
 import { ExecutorList, SessionsTable, Status, WorkflowList, WorkflowView } from './response-schemas.js';
 import { CleanupResult, Standing } from './result-schemas.js';
+import { needsYouOf } from './needs-you.js';
 
 const tags = ['workflows'];
 
@@ -143,7 +144,12 @@ export function registerWorkflowRoutes({ app, client, watch }: RouteDeps) {
       summary: 'every workflow with its step x/y, status and whether it can be resumed',
       responses: responses(SessionsTable, 'the sessions table'),
     }),
-    async (c) => c.json({ sessions: await client.sessions() }, 200),
+    async (c) => {
+      const sessions = await client.sessions();
+      // what each waits for its user to look at, so a glance at the list tells which one needs them
+      const needs = await needsYouOf(client, watch, sessions);
+      return c.json({ sessions: sessions.map((r) => ({ ...r, needs_you: needs.get(r.id) ?? [] })) }, 200);
+    },
   );
 
   app.openapi(

@@ -1,9 +1,8 @@
 import { useState } from 'react';
 import { api, ApiError, resumedWords, seg, type ResumeResult, type SessionsTable } from '../api/index.js';
 import { hrefOf, navigate } from '../hooks/use-hash-route.js';
-import { useApi } from '../hooks/use-api.js';
-import { useLiveTick } from '../live/index.js';
 import { ErrorNote } from './error-note.js';
+import { NeedsYou, needingFirst } from './needs-you.js';
 import { StatusBadge } from './status-badge.js';
 import { TimeAgo } from './time-ago.js';
 import { useToast } from './toast-provider.js';
@@ -11,14 +10,16 @@ import { useToast } from './toast-provider.js';
 /**
  * The Go Team "resumable sessions" panel: paused and interrupted workflows, with step x/y and a resume action, and
  * those an agent's hooks follow whose agent is not at work (quit, or waiting for its user): the agent's next session
- * in the worktree goes on with them, so they have no resume action (the server would refuse one).
+ * in the worktree goes on with them, so they have no resume action (the server would refuse one). Those that wait for
+ * their user to look at something come first, saying what (`needs_you`).
  */
-export function ResumableSessions() {
-  const tick = useLiveTick();
-  const { data, error } = useApi<SessionsTable>('/sessions', tick);
+export function ResumableSessions({ data, error }: { data: SessionsTable | null; error: ApiError | null }) {
   const toast = useToast();
   const [busy, setBusy] = useState<string | null>(null);
-  const rows = (data?.sessions ?? []).filter((s) => s.resumable);
+  const rows = needingFirst(
+    (data?.sessions ?? []).filter((s) => s.resumable),
+    (s) => s.needs_you,
+  );
 
   const resume = async (id: string) => {
     setBusy(id);
@@ -64,7 +65,10 @@ export function ResumableSessions() {
                     <code>{s.id}</code>
                   </a>
                 </td>
-                <td data-label="Topic">{s.topic}</td>
+                <td data-label="Topic">
+                  {s.topic}
+                  <NeedsYou words={s.needs_you} />
+                </td>
                 <td data-label="Step">{s.step}</td>
                 <td data-label="Status">
                   <StatusBadge status={s.status} />

@@ -4,6 +4,7 @@ import { hrefOf } from '../hooks/use-hash-route.js';
 import { useApi } from '../hooks/use-api.js';
 import { useLiveTick } from '../live/index.js';
 import { ErrorNote } from './error-note.js';
+import { NeedsYou, needingFirst } from './needs-you.js';
 import { ProgressBar } from './progress-bar.js';
 import { StatusBadge } from './status-badge.js';
 import { TimeAgo } from './time-ago.js';
@@ -17,8 +18,11 @@ const filters: { label: string; statuses: WorkflowStatus[] }[] = [
   { label: 'Failed / cancelled', statuses: ['failed', 'cancelled'] },
 ];
 
-/** Every workflow, filtered by status (`GET /api/workflows?status=a,b`). */
-export function WorkflowList() {
+/**
+ * Every workflow, filtered by status (`GET /api/workflows?status=a,b`); those that wait for their user to look at
+ * something first, saying what (`needsYou`: the sessions table's `needs_you` by workflow id).
+ */
+export function WorkflowList({ needsYou }: { needsYou: ReadonlyMap<string, readonly string[]> }) {
   const [filter, setFilter] = useState(0);
   const tick = useLiveTick();
   const statuses = filters[filter]?.statuses ?? [];
@@ -74,7 +78,7 @@ export function WorkflowList() {
             </tr>
           </thead>
           <tbody>
-            {data.workflows.map((w) => {
+            {needingFirst(data.workflows, (w) => needsYou.get(w.id)).map((w) => {
               return (
                 <tr key={w.id}>
                   <td data-label="Workflow">
@@ -85,6 +89,7 @@ export function WorkflowList() {
                       <code>{w.id}</code> · {w.branch ? <>{w.branch} · </> : null}
                       {w.worktree}
                     </div>
+                    <NeedsYou words={needsYou.get(w.id)} />
                   </td>
                   <td data-label="Status">
                     <StatusBadge status={w.status} />

@@ -1,0 +1,58 @@
+import { errorInWords } from './commands/finished-work.js';
+import { pauseRequestedWords, type PauseWaits } from './commands/pause.js';
+
+/** An agent gone with no SessionEnd, as a status names it ("Claude Code, session 1"). */
+export interface GoneAgentNamed {
+  name: string;
+  pid: number;
+  /** Its turn was under way when it went (no Stop came after the last prompt). */
+  cut_off: boolean;
+}
+
+/**
+ * An agent gone with no SessionEnd: cut off in the middle of its turn, or gone after it. The words `baton status`,
+ * `baton context`, `baton recover` and the dashboard's list say it in.
+ */
+export const goneAgentWords = (a: GoneAgentNamed) =>
+  `${a.name} (process ${a.pid}) no longer runs, ${
+    a.cut_off
+      ? 'cut off in the middle of its turn by a crash or a kill (no Stop came after the last prompt)'
+      : 'and no SessionEnd came (a crash, a kill or a quit)'
+  }`;
+
+type ErrorWords = Parameters<typeof errorInWords>[0];
+
+/** The open errors in short: how many, and the newest two (`baton status` adds where the rest are). */
+export const openErrorsWords = (n: number, newestLast: readonly ErrorWords[]) =>
+  `open errors: ${n} (newest: ${newestLast
+    .slice(-2)
+    .reverse()
+    .map((e) => errorInWords(e, 70))
+    .join('; ')})`;
+
+/** What of a workflow's status says it waits for its user (the server's status with what the hooks saw). */
+export interface NeedsYouStatus {
+  workflow: { status: string; pause_requested: boolean; pause_overdue: boolean };
+  pause_waits_for: PauseWaits | null;
+  usage_limit: string | null;
+  counts: { open_errors?: number | undefined };
+  open_errors: readonly ErrorWords[];
+  gone_agents: readonly GoneAgentNamed[];
+}
+
+/**
+ * What a workflow waits for its user to look at, one line each, in `baton status`'s words: a pause still waiting, a
+ * usage limit that stopped the agent's last turn (when it lifts), an agent gone (cut off mid-turn), the open errors (a
+ * failing test run is one). Empty: nothing needs them. The dashboard's list says these on each row.
+ */
+export function needsYou(s: NeedsYouStatus): string[] {
+  const n = s.counts.open_errors ?? s.open_errors.length;
+  return [
+    ...(s.workflow.pause_requested && s.workflow.status !== 'paused'
+      ? [`${pauseRequestedWords(s.pause_waits_for)}${s.workflow.pause_overdue ? ', overdue' : ''}`]
+      : []),
+    ...(s.usage_limit ? [`agent: ${s.usage_limit}`] : []),
+    ...s.gone_agents.map((a) => `agent: ${goneAgentWords(a)}`),
+    ...(n > 0 ? [openErrorsWords(n, s.open_errors)] : []),
+  ];
+}
