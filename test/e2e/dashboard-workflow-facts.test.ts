@@ -83,7 +83,7 @@ describe('dashboard: the workflow page says what `baton status` says', () => {
       servers.push(server);
       return server;
     };
-    return { baton, hook, serve };
+    return { baton, hook, serve, transcript };
   };
 
   /** A conversation the hooks follow whose agent was killed in the middle of its second turn, minutes ago. */
@@ -196,17 +196,34 @@ describe('dashboard: the workflow page says what `baton status` says', () => {
   });
 
   it('Resume of a workflow the hooks follow starts no agent: the toast and the session status say its next session goes on', async () => {
-    const { baton, hook, serve } = await askedByHooks();
+    const { baton, hook, serve, transcript } = await askedByHooks();
+    // the first turn, with the usage its transcript says
+    appendFileSync(transcript, `${lines.slice(6, FIRST_TURN).join('\n')}\n`);
     await hook('Stop', { stop_hook_active: false });
     await hook('SessionEnd', { reason: 'prompt_input_exit' });
     expect((await baton(['pause', '--reason', 'end of day'])).code).toBe(0);
-    const id = (await baton(['status', '--json'])).json<Json>().workflow.id as string;
+    const paused = (await baton(['status', '--json'])).json<Json>();
+    const id = paused.workflow.id as string;
+    const pct = Math.round((paused.usage.context_utilization as number) * 100);
+    expect(pct).toBeGreaterThan(0);
     const server = await serve();
     const page = await open(server, id);
+    // the session panel says what the Resume at the head of the page does here, as its toast does
+    await waitForText(
+      page.getByTestId('session-resume'),
+      'Resume, at the top of the page, opens session 2; no agent is started here: the next prompt or session of the agent whose hooks follow it goes on with it.',
+    );
+    expect(await page.getByTestId('session-resume').textContent()).not.toContain('starts the next session');
     await page.getByRole('button', { name: 'Resume', exact: true }).click();
     await waitForText(
       page.locator('.toast-success'),
       'no agent is started here: the next prompt or session of the agent whose hooks follow it goes on with it',
+    );
+    // session 2 has read no context yet: the gauge shows session 1's last reading, saying whose it is
+    await waitForText(page.getByTestId('capacity-gauge'), `${pct}% of the context window`);
+    await waitForText(
+      page.getByTestId('gauge-said'),
+      "(session 1's last reading: session 2 has reported none yet)",
     );
     await page.close();
     const session = (await baton(['session-status', '--json'])).json<Json>();

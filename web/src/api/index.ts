@@ -2,7 +2,7 @@ export { api, ApiError, onUnauthorized, seg } from './api-client.js';
 export { openLiveSocket, type LiveState } from './live-socket.js';
 export { tokenStore } from './token-store.js';
 export { isResumable, isTerminal } from './status-rules.js';
-export { resumedWords } from './resumed-words.js';
+export { hookedResume, resumedWords } from './resumed-words.js';
 export { pauseWaitWords, pendingPauseWords, type PauseWaits } from './pause-words.js';
 export { takersText } from './queue-words.js';
 export { shortHash } from './short-hash.js';

@@ -1,5 +1,9 @@
 import type { ResumeResult } from './types.js';
 
+/** What a resume of a workflow an agent's hooks follow does: the server starts no agent; the agent goes on with it. */
+export const hookedResume =
+  'no agent is started here: the next prompt or session of the agent whose hooks follow it goes on with it';
+
 /**
  * What a resume started, for its toast: the session, the workers' queue when it went back there, and the command
  * that runs a workflow `baton run` drives, which nothing runs until then (the server starts no agent on a resume); of
@@ -10,7 +14,7 @@ export function resumedWords(r: ResumeResult, hooked = false): string {
   const next = r.next_step?.command
     ? `; nothing runs it until \`${r.next_step.command}\``
     : hooked
-      ? '; no agent is started here: the next prompt or session of the agent whose hooks follow it goes on with it'
+      ? `; ${hookedResume}`
       : '';
   return `session ${r.session_number} started${queued}${next}`;
 }

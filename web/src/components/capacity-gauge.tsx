@@ -8,11 +8,14 @@ export function CapacityGauge({
   tokens,
   window,
   warnAt = 0.7,
+  said,
 }: {
   utilization: number | null;
   tokens: number | null;
   window: number | null;
   warnAt?: number;
+  /** Whose reading it is, when not the current session's own. */
+  said?: string | undefined;
 }) {
   if (utilization === null) {
     return (
@@ -47,6 +50,12 @@ export function CapacityGauge({
           : ''}
         {level !== 'ok' && (
           <span className="tag tag-warn">{level === 'critical' ? 'near exhaustion' : 'high'}</span>
+        )}
+        {said && (
+          <span className="muted" data-testid="gauge-said">
+            {' '}
+            ({said})
+          </span>
         )}
       </div>
     </div>

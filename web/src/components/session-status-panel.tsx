@@ -1,4 +1,4 @@
-import { branchInWords, isResumable, isTerminal, type SessionStatus } from '../api/index.js';
+import { branchInWords, hookedResume, isResumable, isTerminal, type SessionStatus } from '../api/index.js';
 import { Spinner } from './spinner.js';
 import { StatusBadge } from './status-badge.js';
 import { Words } from './words.js';
@@ -8,6 +8,8 @@ interface Props {
   /** Resume (or retry) the session: the workflow page's resume action. */
   onResume: () => void;
   busy: boolean;
+  /** An agent's hooks follow the workflow: a resume starts no agent, that agent goes on with it. */
+  hooked?: boolean;
 }
 
 const reasons: Record<string, string> = {
@@ -21,7 +23,7 @@ const reasons: Record<string, string> = {
  * page), `ready`, `error` (badge with a retry/resume action), `stopped`, and the banner for agents that cannot
  * resume (a session that is not running and whose workflow cannot be resumed, while the workflow is not finished).
  */
-export function SessionStatusPanel({ session: s, onResume, busy }: Props) {
+export function SessionStatusPanel({ session: s, onResume, busy, hooked = false }: Props) {
   const executor = s.executor_status;
   const paused = isResumable(s.workflow_status);
   return (
@@ -64,7 +66,10 @@ export function SessionStatusPanel({ session: s, onResume, busy }: Props) {
           <span>
             Session {s.session_number} is not running: {reasons[s.resume_reason ?? ''] ?? 'it ended'}.
             {/* a paused or interrupted workflow has its Resume at the head of the page: one button, not two */}
-            {paused && ' Resume, at the top of the page, starts the next session.'}
+            {paused &&
+              (hooked
+                ? ` Resume, at the top of the page, opens session ${s.session_number + 1}; ${hookedResume}.`
+                : ' Resume, at the top of the page, starts the next session.')}
           </span>
           {!paused && (
             <button type="button" className="btn btn-primary btn-small" onClick={onResume} disabled={busy}>

@@ -15,17 +15,21 @@ export function UsagePanel({
   session,
   sessions,
   warnAt,
+  lastReading,
 }: {
   usage: UsageMetrics;
   session?: UsageMetrics;
   sessions?: number;
   /** Where the driver warns (its `--warn-at`); the gauge's mark stands there. */
   warnAt?: number;
+  /** The context's last known reading, shown while `usage` has none, with whose reading it is. */
+  lastReading?: { usage: UsageMetrics; said: string } | undefined;
 }) {
+  const gauge = u.context_utilization === null && lastReading ? lastReading.usage : u;
   const contextTokens =
-    u.context_tokens ??
-    (u.context_utilization !== null && u.context_window
-      ? Math.round(u.context_utilization * u.context_window)
+    gauge.context_tokens ??
+    (gauge.context_utilization !== null && gauge.context_window
+      ? Math.round(gauge.context_utilization * gauge.context_window)
       : null);
   // nothing counted at all: an agent that reports no usage (a command agent), not a free one
   const reported =
@@ -37,10 +41,11 @@ export function UsagePanel({
   return (
     <div data-testid="usage">
       <CapacityGauge
-        utilization={u.context_utilization}
+        utilization={gauge.context_utilization}
         tokens={contextTokens}
-        window={u.context_window}
+        window={gauge.context_window}
         warnAt={warnAt}
+        said={gauge === u ? undefined : lastReading?.said}
       />
       {!reported && (
         <p className="muted small" data-testid="usage-none">

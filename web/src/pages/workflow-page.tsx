@@ -23,7 +23,7 @@ import { SnapshotList } from '../components/snapshot-list.js';
 import { Spinner } from '../components/spinner.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { TaskList } from '../components/task-list.js';
-import { UsagePanel } from '../components/usage-panel.js';
+import { WorkflowUsage } from '../components/workflow-usage.js';
 import { WorkflowActions } from '../components/workflow-actions.js';
 import { WorkStatePanel } from '../components/work-state-panel.js';
 import { useApi } from '../hooks/use-api.js';
@@ -222,17 +222,10 @@ export function WorkflowPage({ id, snapshotId }: { id: string; snapshotId: strin
               session={session.data}
               busy={commands.busy !== null}
               onResume={() => void commands.resume()}
+              hooked={s.following_agent !== null}
             />
           )}
-          <section className="card" aria-labelledby="usage-title">
-            <h2 id="usage-title">Usage</h2>
-            <UsagePanel
-              usage={s.usage}
-              session={s.session_usage}
-              sessions={w.session_count}
-              warnAt={s.capacity_policy?.warn_at}
-            />
-          </section>
+          <WorkflowUsage workflowId={id} status={s} refresh={refresh} />
           {timeline.data && <SessionTimeline timeline={timeline.data} />}
           <SnapshotList workflowId={id} snapshots={s.snapshots} selected={snapshotId} />
           <ActivityFeed workflowId={id} />
