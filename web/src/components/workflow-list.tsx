@@ -53,10 +53,15 @@ export function WorkflowList({ needsYou }: { needsYou: ReadonlyMap<string, reado
         </div>
       </div>
       {error && <ErrorNote error={error} what="the workflows" />}
-      {data && data.workflows.length === 0 && (
-        <p className="muted">
-          No workflows{statuses.length ? ' with this status' : ''}. Create one with{' '}
-          <code>baton create --title ... --task ID:Title</code> in a git worktree.
+      {data && data.workflows.length === 0 && statuses.length > 0 && (
+        <p className="muted">No workflows with this status.</p>
+      )}
+      {/* as the README says it: with an agent's hooks nobody creates a workflow; `baton create` is for work by hand */}
+      {data && data.workflows.length === 0 && statuses.length === 0 && (
+        <p className="muted" data-testid="no-workflows">
+          No workflows yet. With Claude Code or Codex, run <code>baton init</code> in the git repository you
+          work in, then use your agent as usual: each conversation&apos;s workflow appears here by itself. To
+          track work by hand instead: <code>baton create --title ... --task ID:Title</code> in a git worktree.
         </p>
       )}
       {hidden > 0 && (

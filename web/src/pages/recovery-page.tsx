@@ -75,8 +75,16 @@ export function RecoveryPage({ id }: { id: string }) {
     }
   };
 
+  // as the workflow page does: a way back from a workflow that cannot be read (a wrong or removed id)
   if (plan.error && !plan.data)
-    return <ErrorNote error={plan.error} what={`the recovery options of ${id}`} />;
+    return (
+      <>
+        <ErrorNote error={plan.error} what={`the recovery options of ${id}`} />
+        <p>
+          <a href={hrefOf.workflows()}>Back to the workflows</a>
+        </p>
+      </>
+    );
   const p = plan.data;
   if (!p) return <Spinner label="loading the recovery options" />;
   const resumable = p.recoverable;
