@@ -47,12 +47,14 @@ describe('the end of a conversation whose hooks could not reach the store', () =
   it('is recorded at the next session start: finished work, not a conversation cut off', async () => {
     const answer = 'add adds its two arguments; nothing else uses it.';
     const { path, hook, locked, startup } = await answeredConversation('what does add do?', answer);
-    // another process holds the database while the turn ends and the user quits: both hooks fail, and say so
+    // another process holds the database while the turn ends and the user quits: both hooks fail; the first says
+    // so whole, the second (the same outage) adds nothing
     await locked(async () => {
       const stop = await hook('Stop', { stop_hook_active: false, last_assistant_message: answer });
       expect(stop.stdout).toMatch(/the Stop hook failed: .*database is locked/);
       const quit = await hook('SessionEnd', { reason: 'prompt_input_exit' });
-      expect(quit.stdout).toMatch(/the SessionEnd hook failed/);
+      expect(quit.code).toBe(0);
+      expect(quit.stdout).not.toMatch(/hook failed|ran out of time/);
     });
 
     // the next conversation: the quit the hooks saw is recorded first, so the answered request is finished work
@@ -79,9 +81,10 @@ describe('the end of a conversation whose hooks could not reach the store', () =
         (await hook('Stop', { stop_hook_active: false, last_assistant_message: 'It adds.' })).stdout,
       ).toMatch(/the Stop hook failed/);
       line('user', { role: 'user', content: 'now rename it to sum' });
-      expect((await hook('UserPromptSubmit', { prompt: 'now rename it to sum' })).stdout).toMatch(
-        /the UserPromptSubmit hook failed/,
-      );
+      // the same outage: said at the Stop, not again (and not a hook that ran out of time waiting twice)
+      const prompt = await hook('UserPromptSubmit', { prompt: 'now rename it to sum' });
+      expect(prompt.code).toBe(0);
+      expect(prompt.stdout).not.toMatch(/hook failed|ran out of time/);
     });
     // the agent starts on it and its process dies mid-turn: no Stop, no SessionEnd
     line('assistant', {

@@ -335,6 +335,8 @@ async function readOn(
     );
     return { entries: r.new_entries, interrupted: r.stopped_by_user, limited: !!r.stopped_on_limit };
   } catch (e) {
+    // a store out of reach (a server down, a database kept locked) fails this hook: its own work would wait again
+    if (BatonError.isInstance(e) && e.code === 'unavailable') throw e;
     out.unread.push(`${k.path} (${(e as Error).message})`);
     return null;
   }
