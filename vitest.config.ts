@@ -4,7 +4,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * The suites of agents Baton runs itself, unattended (`baton run`, its executors local, remote and Docker, workers
  * sharing a queue), of the package packed and installed, and the crash harness on PostgreSQL. They take about a
  * quarter of the whole run on the 2-core machine, so `npm test` (the service, the CLI, the hooks that follow the agents
- * you run, the briefing, storage and crashes on SQLite, the dashboard) leaves them to `npm run test:slow`; `.ci/run`
+ * you run, the briefing, storage and crashes on SQLite, the dashboard) leaves them, and the hooks that wait out a
+ * store or server that does not answer, to `npm run test:slow`; `.ci/run`
  * runs both, a bare `npx vitest run` everything. The agent runtime's own end-to-end tests (agent-runtime,
  * agent-server-recovery) stay in `npm test`.
  */
@@ -20,6 +21,10 @@ const slow = [
   'test/package/**/*.test.ts',
   // 200 SIGKILLs on PostgreSQL (80 s): npm test keeps the SQLite harness, the same crashes on the default store
   'test/crash/crash.postgres.test.ts',
+  // hooks that wait out a store kept locked or a server that never answers (their real time limits: 100 s together);
+  // npm test keeps the hooks of a server that is down (hooks-server-down), which fail at once
+  'test/e2e/store-down-ends.test.ts',
+  'test/e2e/hooks-hung-server.test.ts',
 ];
 
 export default defineConfig({
