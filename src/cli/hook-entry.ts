@@ -218,7 +218,11 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
         fresh.outages = { ...fresh.outages, [agent]: fresh.outages?.[agent] ?? { since: at } };
         if (seen) seen.missed_since ??= at;
       } else if (r.reached && fresh.outages?.[agent]) {
-        // this hook read what every transcript here gained meanwhile (`outageCatchUp`)
+        // this hook read what every transcript here gained meanwhile (`outageCatchUp`): the outage's failures are past
+        const since = fresh.outages[agent].since;
+        for (const h of Object.values(fresh.events))
+          if (h.agent === agent && (h.outcome === 'failed' || h.outcome === 'timeout') && h.at >= since)
+            h.caught_up = { event: event || 'unknown', at };
         delete fresh.outages[agent];
         for (const t of Object.values(fresh.transcripts)) delete t.missed_since;
       }

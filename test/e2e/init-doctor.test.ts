@@ -1189,6 +1189,22 @@ describe('a failed hook in baton doctor', () => {
     );
   });
 
+  it('is past once any later hook of that agent reached the store first after the outage, and says which', async () => {
+    const { repo, baton, line } = await reported('Stop', (repo) => payload(repo), [
+      '--server',
+      'http://127.0.0.1:1',
+    ]);
+    expect(line).toContain('failed: cannot reach the Baton server ');
+    // the next prompt's hook reaches the store (this machine's own): it reads on what the failed Stop did not
+    const prompt = await baton(['hook', 'UserPromptSubmit'], payload(repo, { prompt: 'go on' }));
+    expect(prompt.code).toBe(0);
+    const report = (await baton(['doctor', '--json'])).json<{ problems: string[]; notes: string[] }>();
+    expect(report.problems.join('\n')).not.toContain('the last Stop hook');
+    expect(report.notes.join('\n')).toMatch(
+      /the last Stop hook \(\S+, claude-code\) could not reach Baton's store \(cannot reach the Baton server [^\n]*\); the UserPromptSubmit hook since \(\S+\) reached it and read on from there: nothing of it is missing/,
+    );
+  });
+
   it('is past too when the store was kept locked, or could not be opened for a cause its note names', async () => {
     for (const note of [
       'SQLITE_BUSY: database is locked',

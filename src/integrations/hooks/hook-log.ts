@@ -23,6 +23,11 @@ export interface HookRecord {
    * time, so the server is waited for in full again once the window is over (a slow one is not shut out for good).
    */
   unanswered_since?: string;
+  /**
+   * A hook that failed because the store was out of reach, and the hook that reached it first after that outage (it
+   * read on what the transcripts gained meanwhile): the failure is past, nothing of it is missing.
+   */
+  caught_up?: { event: string; at: string };
 }
 
 /**

@@ -581,10 +581,11 @@ export function diagnose(
     );
   }
   // each with what to do next, fitting what went wrong, and when it stops being reported; one the store's outage
-  // made fail is past once a later session start of that agent here reached it (it reads on what the failed one did not)
+  // made fail is past once a later hook of that agent here reached it first (`caught_up`), or a later session start
+  // did (both read on what the failed one did not)
   for (const r of Object.values(lastHooks))
     if (r.outcome === 'failed' || r.outcome === 'timeout') {
-      const since = caughtUpSince(r, lastHooks);
+      const since = r.caught_up ?? caughtUpSince(r, lastHooks);
       if (since) {
         notes.push(
           `the last ${r.event} hook (${r.at}, ${r.agent}) could not reach Baton's store (${clip(r.note.replace(/\.$/, ''), 200)}); the ${since.event} hook since (${since.at}) reached it and read on from there: nothing of it is missing`,
