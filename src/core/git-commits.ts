@@ -46,7 +46,7 @@ function commitSubject(command: string): string | null {
 }
 
 /** The commits a `git log` / `git show` printed, oneline (`hash subject`) or in full (`commit <hash>`, its subject indented). */
-function loggedCommits(output: string): { hash: string; subject: string }[] {
+export function loggedCommits(output: string): { hash: string; subject: string }[] {
   const out: { hash: string; subject: string }[] = [];
   const lines = output.split('\n');
   lines.forEach((line, i) => {

@@ -2,6 +2,8 @@ import type { TranscriptEntry } from '../../agents/transcript-types.js';
 import { commitSummary } from '../../core/context/done-commits.js';
 import { gitCommand as git, gitWord as word } from '../../core/git-commits.js';
 import { gitEffects } from '../../core/git-effects.js';
+import { headWatcher } from '../../core/head-listings.js';
+import { sameHash } from '../../core/short-hash.js';
 import { toolOutcome } from './tool-failed.js';
 
 /** A commit the session made, as git printed it: `[branch abc1234] subject`. */
@@ -32,8 +34,9 @@ const prDirective = /::git-create-pr\{[^}]*\burl="([^"]+)"/g;
 /**
  * Commits, pushes, pull requests, branches and worktrees, read from the commands that made them, each call as core's
  * gitEffects reads it (as `baton run` does); what needs the calls before it is read here: a commit made again (its
- * hash already seen), the commit an amend replaced (the branch's last, a renamed branch's by its new name), and a
- * pull request's address said once.
+ * hash already seen), the commit an amend replaced (the branch's last, a renamed branch's by its new name), a pull
+ * request's address said once, and commits no command printed making that a later `git log` lists above the HEAD an
+ * earlier one listed (headWatcher).
  */
 export function findGitEffects(entries: readonly TranscriptEntry[]): {
   commits: Commit[];
@@ -42,6 +45,7 @@ export function findGitEffects(entries: readonly TranscriptEntry[]): {
   const commits: Commit[] = [];
   const effects: Effect[] = [];
   const seenPr = new Set<string>();
+  const aboveHead = headWatcher();
   for (const e of entries) {
     if (e.sidechain) continue;
     if (e.kind === 'text' && e.role === 'assistant') {
@@ -63,8 +67,10 @@ export function findGitEffects(entries: readonly TranscriptEntry[]): {
       for (const c of commits) if (from && c.branch === from) c.branch = to ?? null;
     }
     const found = gitEffects(call, seenPr);
-    for (const { branch, hash, subject, amends } of found.commits) {
-      if (commits.some((c) => c.hash === hash)) continue;
+    // commits a later `git log` shows above the HEAD an earlier one showed (a script made them quietly)
+    const listed = aboveHead(call).map((c) => ({ ...c, branch: null, amends: false }));
+    for (const { branch, hash, subject, amends } of [...found.commits, ...listed]) {
+      if (commits.some((c) => sameHash(c.hash, hash))) continue;
       // `git commit --amend` replaces the branch's last commit: the one it replaces is said, not listed as done; one
       // made before these entries (an earlier turn's, imported before) is found among the recorded ones later
       const amended = amends ? commits.findLast((c) => c.branch === branch) : undefined;
