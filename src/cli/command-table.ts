@@ -30,13 +30,14 @@ export type ModuleName = keyof typeof modules;
 
 /** The groups of `baton --help`, in order, each with one example. */
 export const GROUPS = {
+  // first: what a Claude Code or Codex user runs once, and then works as before
+  integrate: { title: 'Follow your agents (start here)', example: 'baton init' },
   track: {
     title: 'Track work',
     example: 'baton create --title "Add login" --task "T1:Write schema" --task "T2:Implement API:T1"',
   },
   agents: { title: 'Run agents', example: 'baton run --agent claude-code' },
   recover: { title: 'Recover', example: 'baton recover --option checkpoint' },
-  integrate: { title: 'Integrate with agents', example: 'baton init' },
   serve: { title: 'Serve the API and dashboard', example: 'baton serve --port 7420' },
   maintain: { title: 'Maintain', example: 'baton cleanup --older-than 30d' },
 } as const;

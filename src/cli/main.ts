@@ -12,7 +12,10 @@ function rootProgram(io: Io): Command {
   return new Command('baton')
     .description(
       'Keeps long AI coding-agent work alive: a log of what happened, pauses at task boundaries, checkpoints,\n' +
-        'recovery after a crash, and a compact resume context for the next agent session.',
+        'recovery after a crash, and a compact resume context for the next agent session.\n\n' +
+        'Start: run `baton init` in your repository once, then work with Claude Code or Codex as before: Baton\n' +
+        'follows every session, and the next one (after /clear, a compaction, a crash or a new day) picks up the work.\n' +
+        '`baton status` shows what it followed.',
     )
     .usage('[options] <command>')
     .version(PACKAGE_VERSION)

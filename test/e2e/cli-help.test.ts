@@ -69,6 +69,11 @@ describe('baton --help and mistakes', () => {
     for (const { example } of Object.values(GROUPS)) expect(r.stdout).toContain(`  e.g. ${example}\n`);
     for (const name of Object.keys(COMMANDS)) expect(r.stdout).toMatch(new RegExp(`\\n  ${name}[ \\[<]`));
     expect(r.stdout).not.toMatch(/Go Team|Amelia|Resume Protocol|phase_\d/);
+    // a Claude Code or Codex user is told first what to run once: the rest follows by itself
+    expect(r.stdout).toMatch(
+      /\n\nStart: run `baton init` in your repository once, then work with Claude Code or Codex/,
+    );
+    expect(r.stdout.indexOf('\n  init [options]')).toBeLessThan(r.stdout.indexOf('\n  create [options]'));
     expect((await baton('help')).stdout).toBe(r.stdout);
   });
 
