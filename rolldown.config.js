@@ -12,8 +12,14 @@ import { defineConfig } from 'rolldown';
  * and loads the store side (hook-run) only when the event needs it, the transcript import only when it imports. It
  * is CommonJS (dist/bin/hook.cjs and its .cjs chunks) so that a Node.js without a compile cache of its own (before
  * 22.1) can keep V8's compiled code between hooks (bin/compile-cache.cjs): compiling the hook's code was a large part
- * of each hook (`npm run bench -- hooks`). Its external dynamic imports (dockerode) become `require`.
+ * of each hook (`npm run bench -- hooks`). Its external dynamic imports (dockerode) become `require`. Baton's core
+ * (src/core) does nothing when a module of it is loaded but define things (no I/O, nothing registered), so the hook
+ * declares it free of side effects: what the hook's entry imports of it through its index (the error type, a few
+ * names) comes without the rest of the core, whose schemas cost every hook tens of milliseconds to build, even a
+ * PostToolUse of Read that needs none of it (test/e2e/hook-load.test.ts).
  */
+/** Modules whose loading has no effect but their exports. */
+const pureCore = { test: /[\\/]dist[\\/]core[\\/]/, sideEffects: false };
 const bundled = /^(zod|commander)(\/|$)/;
 const external = (id) => !id.startsWith('.') && !id.startsWith('/') && !bundled.test(id);
 
@@ -28,6 +34,7 @@ export default defineConfig([
     input: { hook: 'dist/cli/hook-entry.js' },
     platform: 'node',
     external,
+    treeshake: { moduleSideEffects: [pureCore] },
     output: {
       dir: 'dist/bin',
       format: 'cjs',

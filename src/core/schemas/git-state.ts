@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { WORK_COMMITS_LISTED } from '../work-commits-listed.js';
 
-/** How many of the commits since a workflow began a git capture lists (the newest; the rest are counted). */
-export const WORK_COMMITS_LISTED = 30;
+export { WORK_COMMITS_LISTED };
 
 /**
  * A commit as git has it: a 12-digit hash and its subject line. `elsewhere`: this worktree did not make it (its HEAD's
