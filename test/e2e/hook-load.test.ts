@@ -1,7 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { corpusPath } from '../helpers/corpus.js';
+import { tempDir } from '../helpers/git-repo.js';
+import { hookWorkspace } from '../helpers/hook-workspace.js';
 
 const bundle = fileURLToPath(new URL('../../dist/bin/', import.meta.url));
 
@@ -15,6 +19,31 @@ function loadedWith(file: string, seen = new Set<string>()): Set<string> {
   return seen;
 }
 
+/**
+ * A script loaded before the hook (NODE_OPTIONS=--require) that says on stderr each use of ICU, Node.js's locale
+ * library, whose first use costs a hook 10 to 30 ms: a collation (`localeCompare`) or a formatter of `Intl`.
+ */
+function icuWatch(): string {
+  const file = join(tempDir('baton-icu-'), 'icu-watch.cjs');
+  writeFileSync(
+    file,
+    `const say = (what) => process.stderr.write('ICU used: ' + what + ' ' + new Error().stack.split('\\n')[3].trim() + '\\n');
+const compare = String.prototype.localeCompare;
+String.prototype.localeCompare = function (...a) { say('localeCompare'); return compare.apply(this, a); };
+for (const name of ['Collator', 'DateTimeFormat', 'NumberFormat', 'PluralRules', 'RelativeTimeFormat', 'ListFormat', 'Segmenter'])
+  if (Intl[name]) Intl[name] = new Proxy(Intl[name], {
+    construct: (t, a) => (say('Intl.' + name), new t(...a)),
+    apply: (t, self, a) => (say('Intl.' + name), t.apply(self, a)),
+  });
+for (const [proto, name] of [[Number.prototype, 'toLocaleString'], [Date.prototype, 'toLocaleString'], [Date.prototype, 'toLocaleDateString'], [Date.prototype, 'toLocaleTimeString']]) {
+  const f = proto[name];
+  proto[name] = function (...a) { say(name); return f.apply(this, a); };
+}
+`,
+  );
+  return file;
+}
+
 describe('what `baton hook` loads (it runs on every turn of an agent: what it loads, each turn pays)', () => {
   it("loads no schema, nor Baton's core, before it knows the event needs the store", () => {
     const chunks = [...loadedWith('hook.cjs')];
@@ -26,5 +55,56 @@ describe('what `baton hook` loads (it runs on every turn of an agent: what it lo
     expect(loaded).not.toMatch(/^\/\/ dist\/core\/(fold|workflow-machine|context\/)/m);
     // what it does load of the core: the error type, the task tools' names, the backup refs' names
     expect(loaded).toMatch(/^\/\/ dist\/core\/errors\.js$/m);
+  });
+
+  it("never loads ICU's collation or formatters in a turn's hooks", async () => {
+    const { repo, baton } = hookWorkspace();
+    const transcript = join(repo, 'session.jsonl');
+    copyFileSync(corpusPath('claude-code/spotter/short.jsonl'), transcript);
+    const watch = { NODE_OPTIONS: `--require ${icuWatch()}` };
+    const hook = (event: string, fields: Record<string, unknown> = {}) =>
+      baton(
+        ['hook', event],
+        JSON.stringify({
+          session_id: 'S1',
+          cwd: repo,
+          transcript_path: transcript,
+          hook_event_name: event,
+          ...fields,
+        }),
+        watch,
+      );
+    const said: string[] = [];
+    const run = async (event: string, fields: Record<string, unknown> = {}) => {
+      const r = await hook(event, fields);
+      expect(r.code).toBe(0);
+      said.push(`${event}: ${r.stderr}`);
+    };
+    await run('SessionStart', { source: 'startup' });
+    await run('UserPromptSubmit', { prompt: 'Add a login page' });
+    await run('PostToolUse', { tool_name: 'Read', tool_use_id: 'toolu_1', tool_input: { file_path: 'a' } });
+    await run('PostToolUse', {
+      tool_name: 'TodoWrite',
+      tool_use_id: 'toolu_2',
+      tool_input: { todos: [{ content: 'Write the page', status: 'in_progress', activeForm: 'Writing' }] },
+      tool_response: {},
+    });
+    await run('Stop');
+    // nothing new: the cheap Stop
+    await run('Stop');
+    appendFileSync(transcript, readFileSync(corpusPath('claude-code/spotter/tool_heavy.jsonl'), 'utf8'));
+    await run('Stop');
+    await run('PostToolUse', { tool_name: 'Bash', tool_use_id: 'toolu_3', tool_input: { command: 'ls' } });
+    // a new conversation: the briefing is compiled and injected
+    await run('SessionStart', { source: 'clear', session_id: 'S2' });
+    expect(said.join('\n')).toMatch(/Stop: .*imported/);
+    expect(said.join('\n')).toMatch(/Stop: .*nothing new/);
+    expect(said.filter((s) => s.includes('ICU used'))).toEqual([]);
+    // the watch sees what it watches
+    const seen = spawnSync(process.execPath, ['-e', "'a'.localeCompare('b'); new Intl.DateTimeFormat()"], {
+      env: { ...process.env, ...watch },
+      encoding: 'utf8',
+    });
+    expect(seen.stderr).toMatch(/ICU used: localeCompare[^]*ICU used: Intl.DateTimeFormat/);
   });
 });

@@ -1,6 +1,7 @@
 import { LEFT_RUNNING } from '../call-text.js';
 import { clip } from '../clip.js';
 import { isCoverageUnmet } from '../coverage-threshold.js';
+import { byIsoTime } from '../iso-order.js';
 import { compactionBody } from './compaction-words.js';
 import { counted } from '../counted.js';
 import { askOf, gistOf, limitsTheAgent } from '../requests/request-gist.js';
@@ -541,7 +542,7 @@ export function lastState(snap: SessionSnapshot, max: number): LastState | null 
   const { compaction, last_message } = snap.summaries ?? { compaction: null, last_message: null };
   const newest = [compaction, last_message]
     .filter((s): s is NonNullable<typeof s> => s !== null)
-    .sort((a, b) => a.timestamp.localeCompare(b.timestamp))
+    .sort((a, b) => byIsoTime(a.timestamp, b.timestamp))
     .at(-1);
   if (!newest) return null;
   const kind =

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { byIsoTime } from '../../core/iso-order.js';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { ensurePrivateDir } from '../../storage/private-files.js';
 import { withLock } from '../../storage/lock-file.js';
@@ -135,7 +136,7 @@ export function lastWentUnanswered(
 ): string | null {
   const last = Object.values(events)
     .filter((r) => r.agent === agent)
-    .sort((a, b) => b.at.localeCompare(a.at))[0];
+    .sort((a, b) => byIsoTime(b.at, a.at))[0];
   if (!last || (last.outcome !== 'timeout' && !last.unanswered)) return null;
   const since = last.unanswered_since ?? last.at;
   return now - Date.parse(since) < UNANSWERED_FOR_MS ? since : null;
@@ -213,7 +214,7 @@ function makeLogFolder(path: string): void {
 /** Writes the log whole (the latest transcripts kept), through a file renamed over it. */
 function saveLog(path: string, log: HookLog): void {
   const kept = Object.entries(log.transcripts)
-    .sort((a, b) => b[1].at.localeCompare(a[1].at))
+    .sort((a, b) => byIsoTime(b[1].at, a[1].at))
     .slice(0, TRANSCRIPTS_KEPT);
   const out: HookLog = { ...log, transcripts: Object.fromEntries(kept) };
   const tmp = `${path}.${process.pid}.tmp`;
