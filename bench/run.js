@@ -1,4 +1,4 @@
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { benchBackends } from './backends.js';
 import { benchCore } from './core.js';
@@ -94,6 +94,7 @@ try {
 
 for (const section of sections.filter((s) => !only.length || only.includes(s.name))) {
   console.log(`\n== ${section.title}`);
+  const load = loadavg()[0] ?? 0;
   const rows = await section.run({ quick });
   for (const r of rows) console.log(`${r.name.padEnd(62)} ${String(r.value).padStart(18)}  ${r.note ?? ''}`);
   const body = [
@@ -102,7 +103,8 @@ for (const section of sections.filter((s) => !only.length || only.includes(s.nam
     '',
     `${section.how}`,
     '',
-    `Measured ${new Date().toISOString().slice(0, 10)} on ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}${quick ? ' (quick mode)' : ''}.`,
+    // the load when the section began: on a shared machine, a busy one stretches every figure and the ratios less
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, load average ${load.toFixed(1)} at the start${quick ? ' (quick mode)' : ''}.`,
     '',
     '| measurement | result | note |',
     '|---|---|---|',
