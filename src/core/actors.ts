@@ -18,3 +18,22 @@ export function agentActor(name: string): string {
     .slice(0, 64);
   return fit || 'agent';
 }
+
+/** The agent that writes each transcript format (src/agents/transcript-types.ts names the formats). */
+const writerOf = new Map<string, string>([
+  ['claude-code-transcript', 'claude-code'],
+  ['claude-code-stream-json', 'claude-code'],
+  ['codex-rollout', 'codex'],
+  ['codex-exec-json', 'codex'],
+]);
+
+/**
+ * Who acts in the records read from an agent's words (a transcript imported, the output of an agent `baton run`
+ * drove): the agent who wrote them, whoever reads them, so the history never gives a person the agent's decisions,
+ * commits and errors. `writer`: the run's agent (its profile's name, as its live output is recorded); else the agent
+ * whose format the transcript is in. Null when neither is known (a format of no agent Baton knows): the reader's.
+ */
+export function readFromActor(read: { format?: string | null; writer?: string | null }): string | null {
+  if (read.writer) return agentActor(read.writer);
+  return (read.format && writerOf.get(read.format)) || null;
+}

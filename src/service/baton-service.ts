@@ -54,6 +54,7 @@ import {
   invalidTransition,
   nothingRunsIt,
   type NextStep,
+  readFromActor,
 } from '../core/index.js';
 import type { Store } from '../storage/store.js';
 import { CommandRunner, randomId } from './command-runner.js';
@@ -221,11 +222,15 @@ export class BatonService {
     return state;
   }
 
-  /** Runs a command on the referenced workflow (the live state is saved in the same commit). */
+  /**
+   * Runs a command on the referenced workflow (the live state is saved in the same commit). `actor`: who acts in
+   * this one, when not whoever runs it (records read from an agent's words).
+   */
   private async act<T>(
     ref: WorkflowRef,
     decide: (d: Draft) => T,
     retry = false,
+    actor?: string,
   ): Promise<{ result: T; state: WorkflowState }> {
     const id = await this.id(ref);
     for (;;) {
@@ -236,7 +241,7 @@ export class BatonService {
             if (this.overdue(d.state)) throw overduePause;
             return decide(d);
           },
-          { retry },
+          { retry, ...(actor ? { actor } : {}) },
         );
         return { result: out.result, state: out.state };
       } catch (e) {
@@ -475,9 +480,19 @@ export class BatonService {
     return ids.length ? storedErrors(this.store, await this.resolve(ref), ids) : new Map<string, never>();
   }
 
-  /** Appends several records in one commit (one transaction, one fsync): imports and bulk writers. */
-  async recordBatch(ref: WorkflowRef, inputs: readonly RecordInput[], imported?: ImportMarker) {
+  /**
+   * Appends several records in one commit (one transaction, one fsync): imports and bulk writers. What was read from
+   * an agent's words is the agent's in the event log (readFromActor), whoever reads it: the agent whose format the
+   * imported transcript is in, or `writer`, the agent of a run whose output this is.
+   */
+  async recordBatch(
+    ref: WorkflowRef,
+    inputs: readonly RecordInput[],
+    imported?: ImportMarker,
+    writer?: string,
+  ) {
     const stored = await this.storedErrors(ref, resolvedIds(inputs));
+    const actor = readFromActor({ format: imported?.format, writer }) ?? undefined;
     return this.act(
       ref,
       (d) => {
@@ -499,6 +514,7 @@ export class BatonService {
         return out;
       },
       true,
+      actor,
     );
   }
 

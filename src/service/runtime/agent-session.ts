@@ -434,7 +434,10 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
         )(e);
         return failedCalls;
       })
-      .then((records) => (records.length ? service.recordBatch({ workflowId }, records) : null))
+      // the agent's, as its live output is (byAgent), not the driver's
+      .then((records) =>
+        records.length ? service.recordBatch({ workflowId }, records, undefined, ctx.profile.name) : null,
+      )
       .catch(unrecorded);
   }
   const r = result as Extract<AgentSignal, { type: 'result' }> | null;
