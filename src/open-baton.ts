@@ -115,7 +115,7 @@ export async function openLocalService(
  * choose this way.
  */
 export function serverClient(
-  settings: Pick<Settings, 'home' | 'configFiles'>,
+  settings: Pick<Settings, 'home' | 'configFiles' | 'actor'>,
   env: NodeJS.ProcessEnv,
   cwd: string,
   server?: string,
@@ -129,7 +129,8 @@ export function serverClient(
   const sent = serverToken(settings, env, token);
   const timeoutMs = reader.durationMs('requestTimeout', `${REQUEST_TIMEOUT_MS}ms`);
   if (timeoutMs <= 0) throw reader.invalid('requestTimeout', 'must be positive');
-  return new HttpClient(url, sent.token, cwd, sent.from, timeoutMs);
+  // the server acts as whoever this process would act as on its own database
+  return new HttpClient(url, sent.token, cwd, sent.from, timeoutMs, settings.actor);
 }
 
 /**

@@ -60,6 +60,11 @@ export class HttpClient implements BatonClient {
     private readonly tokenFrom = 'the token given',
     /** How long a request waits for the server's whole answer (BATON_REQUEST_TIMEOUT). */
     private readonly timeoutMs = REQUEST_TIMEOUT_MS,
+    /**
+     * Who acts in what the calls change (X-Baton-Actor): the actor the CLI would act as on its own database, so a
+     * person's command, an agent's hook or `--actor` is the same in the server's log; null: the server's own.
+     */
+    private readonly actor: string | null = null,
   ) {
     // the server's address, also when given as its API's (`http://host:7420/api`)
     this.base = url.replace(/\/+$/, '').replace(/\/api$/, '');
@@ -87,6 +92,7 @@ export class HttpClient implements BatonClient {
   private async call<T>(method: string, path: string, body?: unknown, ref?: Ref): Promise<T> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.token) headers.authorization = `Bearer ${this.token}`;
+    if (this.actor) headers['x-baton-actor'] = this.actor;
     // The working directory is sent only to resolve `current`: a path of this machine means nothing to a server on
     // another one, so a call naming its workflow works from anywhere.
     const cwd = resolvesCurrent.test(path) ? (ref?.cwd ?? this.cwd) : null;

@@ -17,6 +17,7 @@ import { refOf, type AgentWatch, type ReadBeforeContext } from './api/define.js'
 import { bearerAuth } from './auth/bearer.js';
 import { errorBody, onError, sendError, validationError } from './http/errors.js';
 import { hostAndOrigin } from './http/host-origin.js';
+import { actorHeader, type ActingAs } from './http/actor-header.js';
 import type { Metrics } from './http/metrics.js';
 import { staticFiles } from './http/static-files.js';
 import { responseCheck } from './http/response-check.js';
@@ -42,6 +43,8 @@ export interface AppOptions {
   watch?: AgentWatch;
   /** Reads a workflow's unread transcripts of this machine before its context is compiled (api/define.ts). */
   readFirst?: ReadBeforeContext;
+  /** Acts as the actor a request names (X-Baton-Actor); unset, the header is not read. */
+  actingAs?: ActingAs;
 }
 
 export const openApiInfo = (version: string) => ({
@@ -53,7 +56,8 @@ export const openApiInfo = (version: string) => ({
       'Keeps long AI coding-agent workflows alive. Every route but /healthz, /readyz and the dashboard needs ' +
       '`Authorization: Bearer <token>` (`baton token` prints it). Requests whose Host does not name the server, and ' +
       'state-changing requests or `/ws` connections from a foreign Origin, get 403 (docs/security.md). Live events: ' +
-      'WebSocket `/ws` (its messages: `GET /ws`).',
+      'WebSocket `/ws` (its messages: `GET /ws`). `X-Baton-Actor: <name>` names who acts in what a request changes ' +
+      "(the event log's `actor`; default the server's own): the CLI sends the actor it would act as on its own database.",
   },
   security: [{ bearerAuth: [] }],
 });
@@ -114,6 +118,7 @@ export function createApp(o: AppOptions): OpenAPIHono {
   if (o.checkResponses) app.use('*', responseCheck(app));
   app.use('*', hostAndOrigin(o.guard));
   app.use('*', bearerAuth(o.token));
+  if (o.actingAs) app.use('/api/*', actorHeader(o.actingAs));
   app.use(
     '/api/*',
     bodyLimit({

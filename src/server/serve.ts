@@ -119,6 +119,7 @@ export async function startServer(
     checkResponses: options.checkResponses,
     ...(options.watch ? { watch: options.watch } : {}),
     ...(options.readFirst ? { readFirst: options.readFirst } : {}),
+    actingAs: (actor, work) => service.runner.actingAs(actor, work),
   });
   metrics.gauge('baton_workflows', 'Workflows by status.', async () => {
     const counts = new Map<string, number>();

@@ -2,7 +2,10 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentWorkspace, fakeClaude } from '../helpers/agent-workspace.js';
+import { runCli } from '../helpers/cli.js';
 import { corpusPath } from '../helpers/corpus.js';
+import { makeRepo, tempDir } from '../helpers/git-repo.js';
+import { startServerProcess } from '../helpers/server.js';
 
 const CLAUDE = corpusPath('claude-code/spotter/short.jsonl');
 const CODEX = corpusPath('codex/claude-code-transcripts/sample_codex_session.jsonl');
@@ -52,5 +55,45 @@ describe("what is read from an agent's transcript is the agent's in the event lo
     expect(new Set(errors.map((e) => e.actor))).toEqual(new Set(['claude-code']));
     // driving it stays Baton's
     expect(events.find((e) => e.type === 'task.started')?.actor).toBe('baton');
+  }, 60_000);
+});
+
+describe('through a `baton serve` child process (BATON_URL), the log names the same actors as on a database', () => {
+  it("a person's commands are the user's, `--actor` the actor's, and an imported transcript the agent's", async () => {
+    const repo = makeRepo();
+    const server = await startServerProcess(tempDir('baton-server-home-'), { cwd: repo });
+    try {
+      // the CLI's own home differs from the server's: everything goes through the API
+      const env = { BATON_HOME: tempDir('baton-home-'), BATON_URL: server.url, BATON_TOKEN: server.token };
+      const baton = (...args: string[]) => runCli(['--json', ...args], { cwd: repo, env });
+      const created = await baton('create', '--title', 'remote', '--task', 'T1:Work');
+      expect(created.code, created.stderr).toBe(0);
+      const id = created.json<{ id: string }>().id;
+      const said = await baton(
+        '--actor',
+        'night-shift',
+        'record',
+        'decision',
+        '--type',
+        'approach',
+        '--description',
+        'Keep SQLite',
+      );
+      expect(said.code, said.stderr).toBe(0);
+      const imported = await baton('import', CODEX);
+      expect(imported.code, imported.stderr).toBe(0);
+      const r = await server.api(`/api/workflows/${id}/events`);
+      expect(r.status, server.report()).toBe(200);
+      const events = ((await r.json()) as { events: { type: string; actor: string; data: unknown }[] })
+        .events;
+      expect(events.find((e) => e.type === 'workflow.created')?.actor).toBe('user');
+      const decided = events.filter((e) => e.type === 'decision.recorded');
+      expect(decided[0]?.actor).toBe('night-shift');
+      const fromTranscript = events.filter((e) => events.indexOf(e) > events.indexOf(decided[0]!));
+      expect(fromTranscript.map((e) => e.type)).toContain('transcript.imported');
+      expect(new Set(fromTranscript.map((e) => e.actor))).toEqual(new Set(['codex']));
+    } finally {
+      await server.stop();
+    }
   }, 60_000);
 });

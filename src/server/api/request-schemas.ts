@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { isAbsolute } from 'node:path';
 import {
+  ACTOR_PATTERN,
   agentTaskSources,
   decisionTypes,
   errorResolutions,
@@ -26,6 +27,15 @@ export const AbsolutePath = z
 
 const name = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 export const Id = z.string().min(1).max(128).regex(name, 'letters, digits, ".", "_" or "-"');
+
+/**
+ * Who acts in what a request changes (X-Baton-Actor), as `--actor` is checked (it names a folder of the run folder
+ * too); without it, the server's own actor.
+ */
+export const ActorHeader = z
+  .string()
+  .regex(ACTOR_PATTERN, 'must be 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit')
+  .openapi({ example: 'claude-code' });
 
 export const WorkflowParams = z.strictObject({
   id: Id.openapi({
