@@ -7,6 +7,7 @@ import { benchLanggraph } from './langgraph.js';
 import { benchStartupRecovery } from './startup-recovery.js';
 import { benchStartup } from './startup.js';
 import { benchTokenizer } from './tokenizer.js';
+import { benchWorkflowsPage } from './workflows-page.js';
 import { benchHooks } from './hooks.js';
 import { benchScaleWorkers } from './scale-workers.js';
 import { benchScaleWrites } from './scale-writes.js';
@@ -70,6 +71,12 @@ const sections = [
     title: 'Agent hooks: what Baton costs a Claude Code turn',
     how: "bench/hooks.js: `baton hook <Event>` as Claude Code runs it (a child process, the payload on stdin), timed from spawn to exit, beside a bare `node -e 0` in the same run, each measurement interleaved with the others (medians). The no-op Stop finds nothing new in the transcript (its size is what the last import read); the import Stop first gets 100 new real lines appended to a transcript of real Claude Code lines (the spotter session repeated to 50 MB); the SessionStart (source `clear`, a new agent session each time) starts the next Baton session, snapshots and injects the context. SQLite at `synchronous=FULL`, the run folder mirror on, in a temporary git repository. The hooks before the measured ones (the session start, the request, the first import) fill the compile cache of a fresh HOME (`bin/compile-cache.cjs`, Node.js before 22.1), which the measured hooks use, as every hook after an agent's first turn does.",
     run: benchHooks,
+  },
+  {
+    name: 'workflows-page',
+    title: "Dashboard's Workflows page: what each workflow needs, at every refresh",
+    how: "bench/workflows-page.js: the work behind GET /api/sessions, which the Workflows page polls: the sessions table with each row's `needs_you` (what the workflow waits for its user to look at), on one SQLite file holding 200 workflows of 200 events each (tasks, history, decisions, errors some of which stay open, a pause waiting in one of ten), with the hooks' watch as `baton serve` gives it (a home no hook wrote in). Before: the table, then every unfinished workflow's whole status (its snapshots, driver, queue, live state...) and the watch's whole reading (its transcripts too) for `needsYou`, as the route read it until now (today's table, which computes `needs_you` itself, so this row counts that twice); now: `needs_you` from the states the table loads anyway, with the agents gone alone. The floor is the store's read of every state alone. In process, no HTTP; the three interleaved round by round (the order rotating), medians of the rounds.",
+    run: benchWorkflowsPage,
   },
   {
     name: 'scale',

@@ -5,6 +5,7 @@ import type {
   AgentTaskSync,
   CheckpointRef,
   ErrorRecord,
+  GoneAgentNamed,
   ImportMark,
   RecoveryChoice,
   RecoveryPlan,
@@ -12,6 +13,7 @@ import type {
   SnapshotSummary,
   SnapshotTrigger,
   Task,
+  WatchedWorkflow,
   WorkflowStatus,
 } from '../core/index.js';
 import type {
@@ -222,7 +224,11 @@ export interface BatonClient {
    */
   complete(ref: Ref, input: { reason?: string | null; force?: boolean }): Promise<WorkflowView>;
   cleanup(input: { olderThanMs: number; dryRun: boolean }): Promise<CleanupResult>;
-  sessions(): Promise<SessionRow[]>;
+  /**
+   * Every workflow with its step, status, how it can be resumed and what it waits for its user to look at
+   * (`needs_you`); `goneAgents` names the agents the hooks of this machine saw go (a server uses its own machine's).
+   */
+  sessions(o?: { goneAgents?: (w: WatchedWorkflow) => readonly GoneAgentNamed[] }): Promise<SessionRow[]>;
   /** Every executor (`executors_running`): where each session's agent runs, its state and heartbeat. */
   executors(): Promise<{ executors: ExecutorRow[] }>;
   /** The session-resumption status of one session (default: the latest). */

@@ -281,8 +281,8 @@ export class LocalClient implements BatonClient {
     return { entries: await listWork(this.service) };
   }
 
-  sessions() {
-    return this.service.sessions();
+  sessions(o: Parameters<BatonClient['sessions']>[0] = {}) {
+    return this.service.sessions(o);
   }
 
   async executors() {

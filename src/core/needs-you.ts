@@ -1,5 +1,10 @@
+import { turnUnderWay } from './agent-turn.js';
 import { errorInWords } from './commands/finished-work.js';
-import { pauseRequestedWords, type PauseWaits } from './commands/pause.js';
+import { pauseOverdue, pauseRequestedWords, pauseWaitsFor, type PauseWaits } from './commands/pause.js';
+import { listTotals } from './fold/bounds.js';
+import type { WorkflowState } from './schemas/state.js';
+import { limitStop } from './turn-stop.js';
+import { isTerminal } from './workflow-machine.js';
 
 /** An agent gone with no SessionEnd, as a status names it ("Claude Code, session 1"). */
 export interface GoneAgentNamed {
@@ -55,4 +60,56 @@ export function needsYou(s: NeedsYouStatus): string[] {
     ...s.gone_agents.map((a) => `agent: ${goneAgentWords(a)}`),
     ...(n > 0 ? [openErrorsWords(n, s.open_errors)] : []),
   ];
+}
+
+/** The agent session each Baton session of a workflow follows, when a hook tied them (a gone agent is named by it). */
+export const agentSessionsOf = (s: WorkflowState) =>
+  s.sessions.flatMap((x) =>
+    x.agent ? [{ session_number: x.number, agent: x.agent.name, session_id: x.agent.session_id }] : [],
+  );
+
+/**
+ * What the hooks' watch of this machine reads of a workflow to find its agents gone with no SessionEnd (the
+ * `goneAgentsOf` of src/integrations/hooks/agent-watch.ts): a status holds it, and so does this, made from the state.
+ */
+export interface WatchedWorkflow {
+  workflow: { id: string; status: string; worktree: string };
+  turn_under_way: boolean;
+  agent_sessions: { session_number: number; agent: string; session_id: string }[];
+}
+
+export const watchedOf = (s: WorkflowState): WatchedWorkflow => ({
+  workflow: { id: s.id, status: s.status, worktree: s.worktree },
+  turn_under_way: turnUnderWay(s) !== null,
+  agent_sessions: agentSessionsOf(s),
+});
+
+/**
+ * `needsYou` of a workflow from its folded state alone, as its status would say it: the Workflows page asks it of
+ * every row at each refresh, so it reads only what these lines need (no snapshots, driver, queue or live state) from
+ * the state the list loaded anyway. `agentGone`: the agent its hooks follow is gone (`ServiceOptions.agentGone`);
+ * `goneAgents`: those the hooks saw go, named (asked only of a workflow not finished). A finished one needs nothing.
+ */
+export function needsYouOfState(
+  s: WorkflowState,
+  o: {
+    now: string;
+    pauseTimeoutMs: number;
+    agentGone: boolean;
+    goneAgents?: ((w: WatchedWorkflow) => readonly GoneAgentNamed[]) | undefined;
+  },
+): string[] {
+  if (isTerminal(s.status)) return [];
+  return needsYou({
+    workflow: {
+      status: s.status,
+      pause_requested: s.pause_requested,
+      pause_overdue: pauseOverdue(s, o.now, o.pauseTimeoutMs).overdue,
+    },
+    pause_waits_for: pauseWaitsFor(s, o.agentGone),
+    usage_limit: limitStop(s.summaries, s.recent_requests?.at(-1), new Date(o.now)),
+    counts: { open_errors: listTotals(s).open_errors },
+    open_errors: s.open_errors,
+    gone_agents: o.goneAgents?.(watchedOf(s)) ?? [],
+  });
 }

@@ -175,10 +175,13 @@ export class BatonService {
     return this.queries.list(filter);
   }
 
-  /** The sessions table (`baton sessions`, the dashboard), after the same check as `list`. */
-  async sessions() {
+  /**
+   * The sessions table (`baton sessions`, the dashboard), after the same check as `list`; `goneAgents` names the agents
+   * the hooks of the caller's machine saw go, for each row's `needs_you`.
+   */
+  async sessions(o: { goneAgents?: Parameters<Queries['sessions']>[1] } = {}) {
     await this.watch?.sweep();
-    return this.queries.sessions(this.options.agentGone);
+    return this.queries.sessions(this.options.agentGone, o.goneAgents);
   }
 
   /** Every executor row (`executors_running`): where each session's agent runs and in what state; none without a registry. */

@@ -40,6 +40,10 @@ import {
   progressPercent,
   type NextStep,
   type WorktreeAgreement,
+  agentSessionsOf,
+  needsYouOfState,
+  type GoneAgentNamed,
+  type WatchedWorkflow,
 } from '../core/index.js';
 import type { Store } from '../storage/store.js';
 import { findCheckpoint, listCheckpoints } from './checkpoint-lookup.js';
@@ -245,9 +249,7 @@ export class Queries {
        */
       probably_done: over ? [] : probablyDoneTasks(s.summaries?.last_message, s.tasks),
       /** The agent session each recent Baton session follows, when a hook tied them (a gone agent is named by it). */
-      agent_sessions: s.sessions.flatMap((x) =>
-        x.agent ? [{ session_number: x.number, agent: x.agent.name, session_id: x.agent.session_id }] : [],
-      ),
+      agent_sessions: agentSessionsOf(s),
       /** The open tasks left from an earlier plan, when nothing else is open: to check whether still needed. */
       left_behind: leftBehind(s.tasks).map(({ id, title, status }) => ({ id, title, status })),
       next_task: next ? { id: next.id, title: next.title, status: next.status } : null,
@@ -494,13 +496,18 @@ export class Queries {
 
   /**
    * The Go Team sessions table: every workflow with its step, status and whether it can be resumed, and how: by a
-   * resume, or by the next session of the agent whose hooks follow it (`resumability`).
+   * resume, or by the next session of the agent whose hooks follow it (`resumability`); and what each waits for its
+   * user to look at (`needs_you`), from the same states (`goneAgents`: those the hooks of this machine saw go).
    */
-  async sessions(agentGone?: (s: WorkflowState) => boolean) {
+  async sessions(
+    agentGone?: (s: WorkflowState) => boolean,
+    goneAgents?: (w: WatchedWorkflow) => readonly GoneAgentNamed[],
+  ) {
     const all = await this.store.listWorkflows();
     const now = this.now();
     return all.map((s) => {
       const c = taskCounts(s.tasks);
+      const gone = agentGone?.(s) ?? false;
       return {
         id: s.id,
         topic: s.title,
@@ -508,11 +515,18 @@ export class Queries {
         step: progressLabel(c, ''),
         progress: progressPercent(c),
         sessions: s.session_count,
-        ...resumability(s, now, agentGone?.(s) ?? false),
+        ...resumability(s, now, gone),
         worktree: s.worktree,
         updated_at: s.updated_at,
         /** Nothing in it: no issue, task, request or record (a conversation opened and left). */
         empty: isEmptyWorkflow(s),
+        /** What it waits for its user to look at, in `baton status`'s words; empty when nothing does, or it is over. */
+        needs_you: needsYouOfState(s, {
+          now,
+          pauseTimeoutMs: this.options.pauseTimeoutMs,
+          agentGone: gone,
+          goneAgents,
+        }),
       };
     });
   }

@@ -430,6 +430,10 @@ describe.runIf(process.platform === 'linux')(
       );
       const rows = (await runCli(['sessions', '--json'], { cwd: repo, env })).json<{ sessions: Json[] }>();
       expect(rows.sessions[0]).toMatchObject({ resumable: true, resume_by: 'next_session' });
+      // and its row says what needs its user, as the dashboard's list does: the agent cut off, named by this machine's hooks
+      expect(rows.sessions[0]!.needs_you).toEqual([
+        `agent: Claude Code, session 1 (process ${agent.pid}) no longer runs, cut off in the middle of its turn by a crash or a kill (no Stop came after the last prompt)`,
+      ]);
       // one whose turn had ended before its process went (a closed terminal between turns) was not cut off
       const quiet = workspace();
       const between = standInAgent(quiet.repo, quiet.env);

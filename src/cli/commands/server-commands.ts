@@ -63,7 +63,8 @@ export function registerServerCommands(program: Command, rt: Runtime) {
       const settings = rt.settings(g);
       // Loaded on demand: the other commands never pay for the server's modules.
       const { resolveServeOptions, startServer } = await import('../../server/index.js');
-      const { readBeforeContext, watchAgents } = await import('../../integrations/hooks/agent-watch.js');
+      const { readBeforeContext, goneAgentsOf, watchAgents } =
+        await import('../../integrations/hooks/agent-watch.js');
       const opts = resolveServeOptions(o, rt.env, settings);
       const service = await rt.openService(settings);
       const log = (l: string) => rt.io.err(`baton serve: ${l}\n`);
@@ -84,8 +85,12 @@ export function registerServerCommands(program: Command, rt: Runtime) {
           ...opts,
           home: settings.home,
           beforeReady: async () => void (await runtime.recover()),
-          // the status says what this machine's hooks saw of the agents, as `baton status` does
-          watch: (s) => watchAgents(s, settings.home),
+          // the status says what this machine's hooks saw of the agents, as `baton status` does (the sessions table,
+          // the agents gone alone)
+          watch: {
+            status: (s) => watchAgents(s, settings.home),
+            goneAgents: (w) => goneAgentsOf(w, settings.home),
+          },
           // and the context (the dashboard's panel) reads first what those hooks left unread, as `baton context` does
           readFirst: async (client, ref) => {
             const { status, read } = await readBeforeContext(client, ref, settings.home);

@@ -189,8 +189,12 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
     .description('every workflow with its step x/y, status and whether it can be resumed')
     .option('--all', 'also the cancelled workflows that hold nothing (conversations opened and left)')
     .action(
-      action(rt, async ({ client, print }, o: { all?: boolean }) => {
-        const { shown, json, note } = hideEmptyCancelled(await client.sessions(), 'sessions', o.all === true);
+      action(rt, async ({ client, print, rt, g }, o: { all?: boolean }) => {
+        // each row's needs_you names the agents this machine's hooks saw go, as `baton status` does
+        const { goneAgentsOf } = await import('../../integrations/hooks/agent-watch.js');
+        const home = rt.settings(g).home;
+        const all = await client.sessions({ goneAgents: (w) => goneAgentsOf(w, home) });
+        const { shown, json, note } = hideEmptyCancelled(all, 'sessions', o.all === true);
         const rows = [...shown];
         const order = (r: (typeof rows)[number]) => (r.resumable ? 0 : r.status === 'in_progress' ? 1 : 2);
         rows.sort((a, b) => order(a) - order(b));

@@ -2,7 +2,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { statSync } from 'node:fs';
-import { invalidInput } from '../../core/index.js';
+import { invalidInput, type WatchedWorkflow } from '../../core/index.js';
 import type { BatonClient, Ref } from '../../client/baton-client.js';
 import type { StatusView } from '../../service/index.js';
 import {
@@ -20,11 +20,19 @@ export type Api = OpenAPIHono;
  * SessionEnd, the transcripts not read yet), as `baton status` reads it; given by the edge that starts the server,
  * which reaches the hooks' files (src/integrations/hooks/agent-watch.ts).
  */
-export type AgentWatch = (status: StatusView) => {
-  gone_agents: z.infer<typeof GoneAgent>[];
-  unread_transcripts: z.infer<typeof UnreadTranscript>[];
-  transcripts_not_read: z.infer<typeof NotReadTranscript>[];
-};
+export interface AgentWatch {
+  /** All of it, for a workflow's status. */
+  status: (status: StatusView) => {
+    gone_agents: z.infer<typeof GoneAgent>[];
+    unread_transcripts: z.infer<typeof UnreadTranscript>[];
+    transcripts_not_read: z.infer<typeof NotReadTranscript>[];
+  };
+  /**
+   * The agents gone alone, for each row of the sessions table: the Workflows page asks it of every workflow at each
+   * refresh, so no transcript is looked at for it.
+   */
+  goneAgents: (w: WatchedWorkflow) => z.infer<typeof GoneAgent>[];
+}
 
 /**
  * Reads what a workflow's transcripts on the server's machine gained with no agent at work to read it, before its

@@ -12,7 +12,6 @@ import {
 } from './request-schemas.js';
 import { ExecutorList, SessionsTable, Status, WorkflowList, WorkflowView } from './response-schemas.js';
 import { CleanupResult, Standing } from './result-schemas.js';
-import { needsYouOf } from './needs-you.js';
 
 const tags = ['workflows'];
 
@@ -99,7 +98,10 @@ export function registerWorkflowRoutes({ app, client, watch }: RouteDeps) {
     async (c) => {
       const s = await client.status(refOf(c, c.req.valid('param').id));
       return c.json(
-        { ...s, ...(watch?.(s) ?? { gone_agents: [], unread_transcripts: [], transcripts_not_read: [] }) },
+        {
+          ...s,
+          ...(watch?.status(s) ?? { gone_agents: [], unread_transcripts: [], transcripts_not_read: [] }),
+        },
         200,
       );
     },
@@ -144,12 +146,10 @@ export function registerWorkflowRoutes({ app, client, watch }: RouteDeps) {
       summary: 'every workflow with its step x/y, status and whether it can be resumed',
       responses: responses(SessionsTable, 'the sessions table'),
     }),
-    async (c) => {
-      const sessions = await client.sessions();
-      // what each waits for its user to look at, so a glance at the list tells which one needs them
-      const needs = await needsYouOf(client, watch, sessions);
-      return c.json({ sessions: sessions.map((r) => ({ ...r, needs_you: needs.get(r.id) ?? [] })) }, 200);
-    },
+    // each row says what it waits for its user to look at (a glance at the list tells which one needs them), with the
+    // agents this machine's hooks saw go, as its own page says them
+    async (c) =>
+      c.json({ sessions: await client.sessions(watch ? { goneAgents: watch.goneAgents } : {}) }, 200),
   );
 
   app.openapi(
