@@ -6,6 +6,8 @@ import { tempDir } from '../helpers/git-repo.js';
 import { hookWorkspace, agentHooks } from '../helpers/hook-workspace.js';
 import { mcpClient } from '../helpers/mcp-client.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server.js';
+import { artifactsDir, waitForText } from '../helpers/browser.js';
+import { onWorkflowPage } from '../helpers/workflow-page.js';
 import { hookLogPath, readHookLog, writeHookLog } from '../../src/integrations/hooks/hook-log.js';
 
 // An agent killed in the middle of its turn sends no Stop, whose hook would have imported the turn: its transcript
@@ -255,6 +257,27 @@ describe('a transcript gone (deleted or moved) before Baton read it', () => {
       await client.close();
     }
   });
+
+  it.runIf(process.platform === 'linux')(
+    "the workflow's dashboard page says it on a banner, with the command that reads it once found",
+    async () => {
+      const { transcript, killedTurn, repo, env } = workspace();
+      const id = await killedTurn();
+      rmSync(transcript);
+      await onWorkflowPage(env, repo, id, async (page) => {
+        const banner = page.getByTestId('transcript-not-read');
+        await waitForText(banner, 'is not in the briefing');
+        expect((await banner.textContent())?.replace(/\s+/g, ' ').trim()).toBe(
+          `Transcript not read: ${transcript}: it is gone (deleted or moved); what it held after line ${FIRST_TURN} is not in the briefing, nor in the resume context below. If it was moved, baton import -w ${id} <where it is now> reads it from where it is now.`,
+        );
+        await page.screenshot({
+          path: join(artifactsDir('dashboard'), '24-transcript-not-read.png'),
+          fullPage: true,
+        });
+      });
+    },
+    90_000,
+  );
 
   it('one whose turn ended (its Stop read it), or that was moved and read from where it is now, is not said', async () => {
     const ended = workspace();
