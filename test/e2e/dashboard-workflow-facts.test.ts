@@ -9,6 +9,7 @@ import { corpusPath } from '../helpers/corpus.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
 import { agentHooks, hookWorkspace } from '../helpers/hook-workspace.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server.js';
+import { until } from '../helpers/until.js';
 
 // What the workflow page shows besides the briefing, from what the API serves: the status `baton status` gives.
 
@@ -298,6 +299,41 @@ describe('dashboard: the workflow page says what `baton status` says', () => {
     await page.screenshot({ path: join(shots, '21-work-state.png'), fullPage: true });
     await fitsPhone(page);
     await page.screenshot({ path: join(shots, '21-work-state-390.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('after a Resume the work state keeps the git state it read until the new one comes, rather than a spinner', async () => {
+    const { server, id } = await serverWith('Keeps its git state', [{ id: 'T1', title: 'Parse dates' }]);
+    const post = (path: string, json: Json) => server.api(path, { method: 'POST', json });
+    expect((await post(`/api/workflows/${id}/tasks/T1/start`, { note: null })).status).toBe(200);
+    expect((await post(`/api/workflows/${id}/pause`, { reason: 'lunch', force: true })).status).toBe(200);
+    const page = await open(server, id);
+    const part = page.getByTestId('work-state');
+    await waitForText(part.getByTestId('git-state'), 'main');
+    // the git state of the workflow as the Resume leaves it is held back, so the wait for it can be looked at
+    const before = ((await (await server.api(`/api/workflows/${id}/status`)).json()) as Json).workflow
+      .version;
+    const held: { url: string; go: () => void }[] = [];
+    let holding = true;
+    await page.route('**/git-changes', async (route) => {
+      if (holding) await new Promise<void>((go) => held.push({ url: route.request().url(), go }));
+      await route.continue();
+    });
+    await page.getByRole('button', { name: 'Resume', exact: true }).click();
+    await waitForText(page.locator('.toast-success'), 'Workflow resumed');
+    // the workflow as it stands after the Resume: a live snapshot of another name
+    await until('the new git state to be asked for', () =>
+      held.some((h) => !h.url.includes(`/live-${before}/`)),
+    );
+    // while it is on its way, the one read before stays on screen
+    expect(await part.getByRole('progressbar', { name: 'reading the git state' }).count()).toBe(0);
+    expect(await part.getByTestId('git-state').textContent()).toContain('main');
+    // and then the new one takes its place
+    holding = false;
+    for (const h of held) h.go();
+    await page.unrouteAll({ behavior: 'wait' });
+    await page.waitForLoadState('networkidle');
+    expect(await part.getByTestId('git-state').textContent()).toContain('main');
     await page.close();
   });
 

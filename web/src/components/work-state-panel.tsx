@@ -21,7 +21,9 @@ export function WorkStatePanel({
   refresh: unknown;
 }) {
   const live = `/workflows/${seg(workflowId)}/snapshots/live-${status.workflow.version}`;
-  const git = useApi<GitChanges>(`${live}/git-changes`, refresh);
+  // the live snapshot's name changes with every event (a Resume's among them), its worktree's git state is the same
+  // thing read anew: the last one read stays on screen until the new one comes, rather than a spinner
+  const git = useApi<GitChanges>(`${live}/git-changes`, refresh, undefined, `${workflowId}/git-changes`);
   const open = status.counts.open_errors;
   return (
     <section className="card" aria-labelledby="work-state-title" data-testid="work-state">

@@ -12,20 +12,28 @@ export interface ApiData<T> {
  * GET `path` (null: nothing to fetch), again whenever `refresh` changes (a live event arrived). The previous data
  * stays on screen while the next answer is on its way, so live updates do not flicker. `seen` gets every answer, one
  * a later fetch superseded too: a GET that did something (the context's read of a transcript) says so only once.
+ * A new `path` is another thing, whose answer replaces what was shown once it comes (a spinner meanwhile), unless
+ * `same` says it is the same thing read anew (it stays the same): the previous data stays on screen then too.
  */
-export function useApi<T>(path: string | null, refresh: unknown = 0, seen?: (data: T) => void): ApiData<T> {
+export function useApi<T>(
+  path: string | null,
+  refresh: unknown = 0,
+  seen?: (data: T) => void,
+  same?: string,
+): ApiData<T> {
   const seenNow = useRef(seen);
   seenNow.current = seen;
   const [data, setData] = useState<T | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [loading, setLoading] = useState(path !== null);
   const [manual, setManual] = useState(0);
-  const lastPath = useRef(path);
+  const thing = same ?? path;
+  const lastThing = useRef(thing);
 
   useEffect(() => {
     if (path === null) return;
-    if (lastPath.current !== path) {
-      lastPath.current = path;
+    if (lastThing.current !== thing) {
+      lastThing.current = thing;
       setData(null);
     }
     let live = true;
@@ -46,7 +54,7 @@ export function useApi<T>(path: string | null, refresh: unknown = 0, seen?: (dat
     return () => {
       live = false;
     };
-  }, [path, refresh, manual]);
+  }, [path, thing, refresh, manual]);
 
   const reload = useCallback(() => setManual((n) => n + 1), []);
   return { data, error, loading, reload };
