@@ -1,11 +1,16 @@
 import { clip } from './clip.js';
 import type { TaskSpec } from './schemas/workflow.js';
 
-/** One item of a markdown list: its words, what was written indented under it, and whether its box was checked. */
+/**
+ * One item of a markdown list: its words, what was written indented under it, whether its box was checked, which list
+ * of the text it is in (0 for the first), and whether that list was said to be in any order (`saysAnyOrder`).
+ */
 export interface ListedTask {
   title: string;
   description: string;
   done: boolean;
+  list: number;
+  anyOrder: boolean;
 }
 
 /** A list item: `1.`/`1)`, `-`, `*` or `+`, then an optional `[ ]`/`[x]` box, then its words. */
@@ -15,6 +20,15 @@ const fence = /^\s*(?:```|~~~)/;
 const rule = /^[-*_\s]+$/;
 
 const width = (indent: string) => indent.replace(/\t/g, '    ').length;
+const heading = /^ {0,3}#{1,6}(?:\s|$)/;
+/**
+ * Words that free a list from its order: "in any order", "in no particular order", "in parallel", "independent"
+ * ("independent of the lexer" is about something else, so not that).
+ */
+const anyOrderWords = /\b(?:any order|no particular order|in parallel|independent(?:ly)?\b(?!\s+of\b))/i;
+
+/** The heading a list is under, or the line just above it, says its items need no order. */
+export const saysAnyOrder = (intro: string) => anyOrderWords.test(intro);
 
 /**
  * The items of a markdown text's lists, in order: the outermost items are the tasks (numbered, `-`/`*`/`+`, or a
@@ -27,6 +41,10 @@ export function listedTasks(markdown: string): ListedTask[] {
   let top: number | null = null;
   let open: { task: ListedTask; lines: string[]; indent: number } | null = null;
   let inCode = false;
+  /** The heading of the section, and the last line of prose: what introduces the next list. */
+  let section = '';
+  let above = '';
+  let lists = 0;
   const close = () => {
     if (open) {
       // said as written under the item, less the indentation its lines share
@@ -42,18 +60,34 @@ export function listedTasks(markdown: string): ListedTask[] {
     const m = inCode || fence.test(line) ? null : item.exec(line);
     const indent = width(/^\s*/.exec(line)?.[0] ?? '');
     if (m && !rule.test(m[3] ?? '') && (top === null || width(m[1] ?? '') <= top + 1)) {
+      // an item after prose (or a heading) begins another list; one after an item or a blank line goes on with it
+      const before: ListedTask | null = open?.task ?? null;
       close();
       top ??= width(m[1] ?? '');
-      const task = { title: clip((m[3] ?? '').trim(), 500), description: '', done: /x/i.test(m[2] ?? '') };
+      const list = before ? before.list : lists++;
+      const anyOrder = before ? before.anyOrder : saysAnyOrder(`${section}\n${above}`);
+      above = '';
+      const task: ListedTask = {
+        title: clip((m[3] ?? '').trim(), 500),
+        description: '',
+        done: /x/i.test(m[2] ?? ''),
+        list,
+        anyOrder,
+      };
       out.push(task);
       open = { task, lines: [], indent: width(m[1] ?? '') };
       continue;
     }
-    if (!open) continue;
-    // under the item (indented past it, or a blank line between its parts), else the list ended
-    if (!line.trim() || inCode || indent > open.indent)
+    if (open && (!line.trim() || inCode || indent > open.indent)) {
+      // under the item (indented past it, or a blank line between its parts)
       open.lines.push(line.replace(/\t/g, '    ').trimEnd());
-    else close();
+      continue;
+    }
+    // the list ended, if one was open: the line is prose, which may introduce the next list
+    close();
+    if (inCode || fence.test(line) || !line.trim()) continue;
+    if (heading.test(line)) section = line;
+    above = line;
   }
   close();
   return out;
@@ -65,16 +99,32 @@ export interface TasksRead {
   done: string[];
 }
 
-/** The listed items as tasks T1, T2, ... in their order; each after none (`baton run` takes them in order). */
+/**
+ * The listed items as tasks T1, T2, ... in their order. A list is an order: each item is a step, after the step
+ * before it; a list said to be in any order (`saysAnyOrder`) is one step, its items side by side. A step's open tasks
+ * wait for the open tasks of the nearest step before it that has any (a checked item waits for nothing, and nothing
+ * waits for it), so `baton run`, the workers and `baton task start` take them in the plan's order.
+ */
 export function tasksOfList(markdown: string): TasksRead | null {
   const listed = listedTasks(markdown);
   if (!listed.length) return null;
-  const tasks = listed.map((t, i) => ({
-    id: `T${i + 1}`,
-    title: t.title,
-    description: t.description,
-    deps: [],
-    lane: 0,
-  }));
+  const id = (i: number) => `T${i + 1}`;
+  const tasks: TaskSpec[] = [];
+  /** The open tasks of the nearest step with any, and those of the step being read. */
+  let waitFor: string[] = [];
+  let step: string[] = [];
+  listed.forEach((t, i) => {
+    const prev = listed[i - 1];
+    const sameStep = t.anyOrder && prev !== undefined && prev.list === t.list;
+    if (!sameStep && step.length) [waitFor, step] = [step, []];
+    tasks.push({
+      id: id(i),
+      title: t.title,
+      description: t.description,
+      deps: t.done ? [] : [...waitFor],
+      lane: 0,
+    });
+    if (!t.done) step.push(id(i));
+  });
   return { tasks, done: tasks.filter((_, i) => listed[i]?.done).map((t) => t.id) };
 }

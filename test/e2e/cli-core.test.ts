@@ -421,11 +421,25 @@ for (const mode of cliModes) {
       expect(made.stdout).toContain(`3 tasks read from the list in the plan ${plan}`);
       const id = /^created (\S+)/.exec(made.stdout)?.[1] ?? '';
       const shown = (await b('status', '-w', id, '--json')).json<Json>();
+      // the list is an order: each item after the one before, so only the first can start
+      expect(made.stdout).toMatch(/^ {2}\[ \] T2 Price rules \(pending\) after T1$/m);
       expect(shown.tasks.map((t: Json) => [t.id, t.title, t.description, t.deps])).toEqual([
         ['T1', 'Cart model', '- keep prices in cents', []],
-        ['T2', 'Price rules', '', []],
-        ['T3', 'Docs', '', []],
+        ['T2', 'Price rules', '', ['T1']],
+        ['T3', 'Docs', '', ['T2']],
       ]);
+      expect(shown.next_task.id).toBe('T1');
+      expect(shown.runnable_tasks.map((t: Json) => t.id)).toEqual(['T1']);
+      const early = await b('task', 'start', 'T2', '-w', id);
+      expect(early.code).toBe(3);
+      expect(early.stderr).toContain('cannot start T2: task T2 waits for T1');
+      expect((await b('task', 'done', 'T1', '-w', id)).code).toBe(0);
+      const after = (await b('status', '-w', id, '--json')).json<Json>();
+      expect([after.next_task.id, after.runnable_tasks.map((t: Json) => t.id)]).toEqual(['T2', ['T2']]);
+      // a list said to be in any order: its items side by side
+      writeFileSync(plan, 'In any order:\n- header\n- footer\n');
+      const free = (await b('create', '--title', 'Fixes', '--plan', plan, '--json')).json<Json>();
+      expect(free.workflow.tasks.map((t: Json) => t.deps)).toEqual([[], []]);
       // an issue's checklist, when no plan has a list: a checked item is done before any session
       const checklist = await b(
         'create',

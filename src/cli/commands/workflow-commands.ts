@@ -73,7 +73,7 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
     )
     .option(
       '--plan <path>',
-      'a markdown plan file; given no task, its list items (numbered, -, *, - [ ]) are the tasks, a checked - [x] one done',
+      'a markdown plan file; given no task, its list items (numbered, -, *, - [ ]) are the tasks, each after the one before (unless the list is said to be in any order), a checked - [x] one done',
     )
     .option('--plan-text <markdown>', 'the plan as text (read as --plan is)')
     .action(
