@@ -464,10 +464,31 @@ for (const mode of cliModes) {
       expect(prose.stdout).toMatch(
         /^no task: the plan \S+ has no list .* add tasks with `baton task add ID:Title -w wf-\S+`, or create with --task or --tasks-file$/m,
       );
-      // tasks given: the plan is the agent's to read, its list not taken as tasks
+      // tasks given: the plan is the agent's to read, its list not taken as tasks, and that is said
       writeFileSync(plan, '1. Cart model\n2. Price rules\n');
       const given = await b('create', '--title', 'Given', '--plan', plan, '--task', 'A:Only this', '--json');
+      expect(given.code, given.stderr).toBe(0);
       expect(given.json<Json>().workflow.tasks.map((t: Json) => t.id)).toEqual(['A']);
+      expect(given.stderr).toContain(
+        `baton: the list in the plan ${plan} (2 items) is not read as tasks, since --task gave them; the plan is kept as text`,
+      );
+      expect(given.stderr).toContain('To make its items the tasks, create without --task');
+      // a plan without a list, with tasks given: nothing to say
+      writeFileSync(plan, 'We rewrite the checkout.\n');
+      const prosePlan = await b('create', '--title', 'Prose too', '--plan', plan, '--task', 'A:Only this');
+      expect(prosePlan.stderr).not.toContain('not read as tasks');
+      const issue = await b(
+        'create',
+        '--title',
+        'Issue',
+        '--issue-description',
+        '- [ ] a',
+        '--task',
+        'A:Only this',
+      );
+      expect(issue.stderr).toContain(
+        'the list in the issue description (1 item) is not read as tasks, since --task',
+      );
     });
 
     it('reports usage errors in one line with exit code 2 and no stack', async () => {

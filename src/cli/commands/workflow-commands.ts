@@ -114,6 +114,14 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
         print({ id: w.id, workflow: w, ...(read ? { tasks_from: read.from } : {}) }, () =>
           [`created ${describe(w)}`, ...(said ? [said] : [])].join('\n'),
         );
+        // tasks given with a plan that has a list: the given ones are the tasks, and the list not read is said
+        const unread = tasks.length ? tasksFromPlan({ tasks: [], plan, issue }) : null;
+        if (unread) {
+          const given = o.task?.length ? '--task' : '--tasks-file';
+          rt.io.err(
+            `baton: the list in ${unread.from === 'plan' ? from : 'the issue description'} (${counted(unread.tasks.length, 'item')}) is not read as tasks, since ${given} gave them; ${unread.from === 'plan' ? 'the plan is kept as text (the dashboard shows it, `baton run` gives it to the agent)' : 'the description is kept as text (the briefing gives it)'}. To make its items the tasks, create without ${given}`,
+          );
+        }
         await warnWithoutGit(rt.io, w.worktree);
         // the worktree had another incomplete workflow: a command here may have to be told which one it means
         const open = workflowStatuses.filter((st) => !isTerminal(st));
