@@ -491,6 +491,16 @@ for (const mode of cliModes) {
       );
     });
 
+    it('briefs an issue given without an id by its text, not led by ": "', async () => {
+      const here = makeRepo();
+      const b = (...args: string[]) => runCli(args, { cwd: here, env });
+      const made = await b('create', '--title', 'Fix login', '--issue-description', 'Login fails on Safari.');
+      expect(made.code, made.stderr).toBe(0);
+      const briefing = (await b('context')).stdout;
+      expect(briefing).toMatch(/^### Goal \(the user\u2019s words\)\nLogin fails on Safari\.\n/m);
+      expect(briefing).not.toMatch(/^: /m);
+    });
+
     it('reports usage errors in one line with exit code 2 and no stack', async () => {
       const r = await baton('create', '--task', 'T1:x');
       expect(r.code).toBe(2);

@@ -64,12 +64,14 @@ export interface Asked {
 
 /**
  * An issue made from the user's first request: its title is the request's title (`requestTitle`: its first line, or its
- * task section's, links as they read), or its first line as an older Baton titled it.
+ * task section's, links as they read), or its first line as an older Baton titled it. One without a title is not (every
+ * text starts with no words): one given through the REST API with its description only.
  */
 export const isFirstRequest = (issue: { title: string; description: string }) =>
-  requestTitle(issue.description) === issue.title ||
-  askOf(issue.description).trimStart().startsWith(issue.title.replace(/…$/, '')) ||
-  issue.description.startsWith(issue.title.replace(/…$/, ''));
+  issue.title.trim() !== '' &&
+  (requestTitle(issue.description) === issue.title ||
+    askOf(issue.description).trimStart().startsWith(issue.title.replace(/…$/, '')) ||
+    issue.description.startsWith(issue.title.replace(/…$/, '')));
 
 /**
  * The room a request is given: `max`, or its whole length when it is only a few characters longer. Such a cut would

@@ -26,6 +26,16 @@ const quote = (text: string) => text.replace(/\n+/g, ' ').trim();
 /** The item of the agent's list a request named ("5 seems like a great one"), said after the user's words. */
 const itemOf = (named: ListItem | undefined) => (named ? ` (${quote(itemSaid(named))})` : '');
 
+/**
+ * An issue as its tracker names it ("ISSUE-7: Add login", its text below). One without an id (`baton create
+ * --issue-description` alone) is its text: its title is then the workflow's, which `baton create` fills in, or none.
+ */
+function issueSaid(issue: NonNullable<ResumeContext['goal']['issue']>, workflowTitle: string | null): string {
+  const head = issue.id ? `${issue.id}: ${issue.title}` : issue.title === workflowTitle ? '' : issue.title;
+  const said = [head, issue.description].map((x) => x.trim()).filter(Boolean);
+  return said.length ? said.join('\n') : issue.title;
+}
+
 function goal(c: ResumeContext, out: string[]) {
   out.push('### Goal (the user\u2019s words)');
   const g = c.goal;
@@ -36,7 +46,7 @@ function goal(c: ResumeContext, out: string[]) {
     out.push(
       g.issue.from_request
         ? `The user asked: ${g.issue.description}${itemOf(g.issue.refers_to)}`
-        : `${g.issue.id}: ${g.issue.title}\n${g.issue.description}`.trimEnd(),
+        : issueSaid(g.issue, g.title),
     );
     // what the opening go-ahead agreed to was said before the record began: the work done shows what it was
     if (g.opened_on)
