@@ -491,13 +491,13 @@ for (const mode of cliModes) {
       );
     });
 
-    it('briefs an issue given without an id by its text, not led by ": "', async () => {
+    it('briefs an issue given without an id by its title and text, not led by ": "', async () => {
       const here = makeRepo();
       const b = (...args: string[]) => runCli(args, { cwd: here, env });
       const made = await b('create', '--title', 'Fix login', '--issue-description', 'Login fails on Safari.');
       expect(made.code, made.stderr).toBe(0);
       const briefing = (await b('context')).stdout;
-      expect(briefing).toMatch(/^### Goal \(the user\u2019s words\)\nLogin fails on Safari\.\n/m);
+      expect(briefing).toMatch(/^### Goal \(the user\u2019s words\)\nFix login\nLogin fails on Safari\.\n/m);
       expect(briefing).not.toMatch(/^: /m);
     });
 

@@ -19,18 +19,14 @@ describe("the briefing's goal says the issue", () => {
     ]);
   });
 
-  it('by its text alone when it has no id (baton create --issue-description), never led by ": "', () => {
-    // the title baton create fills in is the workflow's: said by the issue's text
+  it('by its title and text when it has no id (baton create --issue-description), never led by ": "', () => {
     expect(goalLines({ id: '', title: 'Fix login', description: 'Login fails on Safari.' })).toEqual([
+      'Fix login',
       'Login fails on Safari.',
     ]);
-    // none at all (the REST API), or a title of its own, said above the text
+    // no title (the REST API)
     expect(goalLines({ id: '', title: '', description: 'Login fails on Safari.' })).toEqual([
       'Login fails on Safari.',
-    ]);
-    expect(goalLines({ id: '', title: 'Safari login', description: 'It fails.' })).toEqual([
-      'Safari login',
-      'It fails.',
     ]);
   });
 });

@@ -27,13 +27,13 @@ const quote = (text: string) => text.replace(/\n+/g, ' ').trim();
 const itemOf = (named: ListItem | undefined) => (named ? ` (${quote(itemSaid(named))})` : '');
 
 /**
- * An issue as its tracker names it ("ISSUE-7: Add login", its text below). One without an id (`baton create
- * --issue-description` alone) is its text: its title is then the workflow's, which `baton create` fills in, or none.
+ * An issue as its tracker names it ("ISSUE-7: Add login", its text below); one without an id (`baton create
+ * --issue-description` alone) by its title, if it has one, then its text. (A title its text opens with is the user's
+ * first request, said as such: `from_request`.)
  */
-function issueSaid(issue: NonNullable<ResumeContext['goal']['issue']>, workflowTitle: string | null): string {
-  const head = issue.id ? `${issue.id}: ${issue.title}` : issue.title === workflowTitle ? '' : issue.title;
-  const said = [head, issue.description].map((x) => x.trim()).filter(Boolean);
-  return said.length ? said.join('\n') : issue.title;
+function issueSaid(issue: NonNullable<ResumeContext['goal']['issue']>): string {
+  const title = issue.title.trim();
+  return [issue.id ? `${issue.id}: ${title}` : title, issue.description.trim()].filter(Boolean).join('\n');
 }
 
 function goal(c: ResumeContext, out: string[]) {
@@ -46,7 +46,7 @@ function goal(c: ResumeContext, out: string[]) {
     out.push(
       g.issue.from_request
         ? `The user asked: ${g.issue.description}${itemOf(g.issue.refers_to)}`
-        : issueSaid(g.issue, g.title),
+        : issueSaid(g.issue),
     );
     // what the opening go-ahead agreed to was said before the record began: the work done shows what it was
     if (g.opened_on)
