@@ -7,3 +7,4 @@ export { clockAt, clockWords } from './wall-clock.js';
 export * from './task-produced.js';
 export * from './tests-left-failing.js';
 export * from './retry-wait.js';
+export * from './auto-resume-waits.js';

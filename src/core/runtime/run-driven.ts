@@ -120,3 +120,14 @@ export function ownExitCode(s: WorkflowState): number | null {
 
 /** A task's failures in a row, in words: "its first failure", "it failed 2 times in a row". */
 export const failuresWords = (n: number) => (n <= 1 ? 'its first failure' : `it failed ${n} times in a row`);
+
+/**
+ * A task's failures in a row as said beside its cause, with what the next run does about them (a fresh session past
+ * `FRESH_AFTER_FAILURES`); null for a first failure, which needs no word.
+ */
+export const failuresNote = (n: number): string | null =>
+  n >= FRESH_AFTER_FAILURES
+    ? `${failuresWords(n)}: the next run starts it in a fresh agent session, with the briefing`
+    : n > 1
+      ? failuresWords(n)
+      : null;

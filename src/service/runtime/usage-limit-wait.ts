@@ -7,6 +7,7 @@ import {
   machineZone,
   resetWords,
   usageLimitReached,
+  type AutoResumeWaits,
   type WorkflowState,
 } from '../../core/index.js';
 import type { BatonService } from '../baton-service.js';
@@ -51,7 +52,7 @@ export function usageLimitAhead(
  * limit back with nothing done since: its reset passed and the agent is still limited) a growing wait
  * (`retryWait`), never a tight loop of sessions that each stop at once. After `RETRY_WAITS` waits in a row with nothing done between it
  * stops and says the limit persists. Says why the run stops (null: it waited, and goes on in a fresh session).
- * `waits`: the waits already made with nothing done since; `waitedMs`: their time.
+ * `waits`: the waits already made with nothing done since (the caller counts this one, when it waited).
  */
 export async function pauseForUsageLimit(
   svc: BatonService,
@@ -59,11 +60,7 @@ export async function pauseForUsageLimit(
   result: Pick<SessionResult, 'text' | 'resets_at'>,
   o: {
     autoResume: boolean;
-    waits: number;
-    /** How many of those were growing waits (the next one is `retryWait(backoffs)`). */
-    backoffs: number;
-    waitedMs: number;
-    firstWaitMs: number;
+    waits: AutoResumeWaits;
     signal: AbortSignal | undefined;
     /** Who stops the run when its signal fires (`baton run`, a worker). */
     stopper: string;
@@ -78,17 +75,18 @@ export async function pauseForUsageLimit(
   /** Whether that was one of the growing waits (`retryWait`), not a wait for the reset. */
   backedOff: boolean;
 }> {
+  const { waits, backoffs, waitedMs, firstMs } = o.waits;
   const words = resetHere(result.text, result.resets_at);
   const untilReset = result.resets_at ? Date.parse(result.resets_at) - Date.now() : null;
-  const gaveUp = o.autoResume && o.waits >= RETRY_WAITS;
+  const gaveUp = o.autoResume && waits >= RETRY_WAITS;
   // the first stop with a reset time waits until then (at once when it passed: a clock a little off); a limit back
   // with nothing done since, or one with no reset time, waits at least the growing wait
-  const backOff = o.waits > 0 || untilReset === null;
+  const backOff = waits > 0 || untilReset === null;
   const wait =
     !o.autoResume || gaveUp
       ? null
       : backOff
-        ? Math.max(untilReset ?? 0, retryWait(o.backoffs, o.firstWaitMs))
+        ? Math.max(untilReset ?? 0, retryWait(backoffs, firstMs))
         : Math.max(0, untilReset ?? 0);
   const resumeAt = wait !== null ? new Date(Date.now() + wait).toISOString() : null;
   await svc.runner.run(
@@ -120,12 +118,12 @@ export async function pauseForUsageLimit(
     resets_at: result.resets_at,
     reset_words: words,
     auto_resumed: wait !== null,
-    waits: o.waits + (wait !== null ? 1 : 0),
+    waits: waits + (wait !== null ? 1 : 0),
   };
   if (gaveUp)
     return {
       report,
-      stopped: `${persistsWords('the usage limit', o.waits, o.waitedMs)}: the workflow stays paused`,
+      stopped: `${persistsWords('the usage limit', waits, waitedMs)}: the workflow stays paused`,
       waitedMs: 0,
       backedOff: false,
     };
@@ -134,10 +132,10 @@ export async function pauseForUsageLimit(
   else {
     // why it does not go on at the reset: said as it is, the reset's words when there are some
     const why =
-      o.waits > 0
+      waits > 0
         ? `usage limit again with nothing done since${words ? ` (resets at ${words})` : ''}`
         : 'usage limit with no reset time in its notice';
-    o.log(`${why}: ${retryWaitWords(o.waits, wait)}`);
+    o.log(`${why}: ${retryWaitWords(waits, wait)}`);
   }
   await sleep(wait, o.signal);
   // not waited for after all: the workflow stays paused, and the run says how to go on

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { AutoResumeWaits } from './auto-resume-waits.js';
+import { RETRY_WAITS } from './retry-wait.js';
+
+describe('the --auto-resume waits of one run', () => {
+  it('grow while nothing is done between, and run out after RETRY_WAITS', () => {
+    const w = new AutoResumeWaits(1000);
+    const made: number[] = [];
+    for (let ms = w.nextBackoff(); ms !== null; ms = w.nextBackoff()) {
+      made.push(ms);
+      w.waited(ms, true);
+    }
+    expect(made).toEqual([1, 2, 4, 8, 16, 30, 30, 30, 30, 30, 30, 30].map((s) => s * 1000));
+    expect(w.waits).toBe(RETRY_WAITS);
+    expect(w.waitedMs).toBe(241_000);
+  });
+
+  it('a wait for a reset is counted but does not grow the next one; a task done starts them again', () => {
+    const w = new AutoResumeWaits(1000);
+    w.waited(3_600_000, false);
+    expect(w.nextBackoff()).toBe(1000);
+    w.waited(1000, true);
+    expect(w.nextBackoff()).toBe(2000);
+    w.taskDone();
+    expect({ waits: w.waits, waitedMs: w.waitedMs, next: w.nextBackoff() }).toEqual({
+      waits: 0,
+      waitedMs: 0,
+      next: 1000,
+    });
+  });
+
+  it('the sessions the waits started are not counted against --max-sessions, even after a task done', () => {
+    const w = new AutoResumeWaits(1000);
+    expect(w.mayStartSession(2, 2)).toBe(false);
+    w.waited(1000, true);
+    w.taskDone();
+    // three sessions ran, one of them after a wait: two count
+    expect(w.mayStartSession(3, 2)).toBe(false);
+    expect(w.mayStartSession(2, 2)).toBe(true);
+    expect(w.mayStartSession(99, null)).toBe(true);
+  });
+});
