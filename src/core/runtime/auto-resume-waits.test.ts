@@ -29,14 +29,32 @@ describe('the --auto-resume waits of one run', () => {
     });
   });
 
+  it('going on at once after a reset already passed is no wait: the first growing wait after it is the first', () => {
+    const w = new AutoResumeWaits(1000);
+    expect(w.again).toBe(false);
+    w.wentOnAtOnce();
+    // the limit back now is one met again (a growing wait), numbered from 0 ("wait 1 of 12")
+    expect({ again: w.again, waits: w.waits, next: w.nextBackoff() }).toEqual({
+      again: true,
+      waits: 0,
+      next: 1000,
+    });
+    w.waited(1000, true);
+    expect(w.waits).toBe(1);
+    w.taskDone();
+    expect(w.again).toBe(false);
+  });
+
   it('the sessions the waits started are not counted against --max-sessions, even after a task done', () => {
     const w = new AutoResumeWaits(1000);
     expect(w.mayStartSession(2, 2)).toBe(false);
     w.waited(1000, true);
     w.taskDone();
-    // three sessions ran, one of them after a wait: two count
+    // three sessions ran, one of them after a wait: two count (one that went on at once is free too)
     expect(w.mayStartSession(3, 2)).toBe(false);
     expect(w.mayStartSession(2, 2)).toBe(true);
     expect(w.mayStartSession(99, null)).toBe(true);
+    w.wentOnAtOnce();
+    expect(w.mayStartSession(3, 2)).toBe(true);
   });
 });

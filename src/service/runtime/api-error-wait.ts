@@ -13,8 +13,9 @@ import { sleep } from './usage-limit-wait.js';
  * task, which stays in progress; the workflow is interrupted (its snapshot, the git state) and the next run goes on
  * with the task in the agent's own session, told where it was cut off, as after a crash. With `autoResume` it is
  * waited out here (a rate limit per minute, an overload pass in a minute or so): a growing wait, after which the task
- * goes on as the next run would, until the waits run out with nothing done between. Returns the failure in the
- * API's words, and how long it waited (null: it did not; the signal may have cut the wait short).
+ * goes on as the next run would, until the waits run out with nothing done between (a wait is counted in `waits`
+ * once made). Returns the failure in the API's words, and how long it waited (null: it did not; the signal may have
+ * cut the wait short).
  */
 export async function interruptForApiError(
   svc: BatonService,
@@ -45,5 +46,7 @@ export async function interruptForApiError(
   if (waitMs === null) return { words, waitedMs: null };
   o.say(`task ${taskId}: the agent's API failed (${words}): ${retryWaitWords(o.waits.waits, waitMs)}`);
   await sleep(waitMs, o.signal);
+  // cut short by the signal: not waited out, and the run stops
+  if (!o.signal?.aborted) o.waits.waited(waitMs, true);
   return { words, waitedMs: waitMs };
 }

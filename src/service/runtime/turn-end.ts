@@ -119,7 +119,6 @@ export async function endTurn(
       report.stopped = limit.stopped;
       return 'stop';
     }
-    memory.waits.waited(limit.waitedMs, limit.backedOff);
     await resumeWorkflow(scope, next, 'usage_limit');
     report.sessions++;
     next.token = null;
@@ -135,7 +134,6 @@ export async function endTurn(
     if (api.waitedMs !== null) {
       // stopped while waiting: the loop's start says so, the workflow left interrupted for the next run
       if (o.signal?.aborted) return 'next';
-      memory.waits.waited(api.waitedMs, true);
       await resumeWorkflow(scope, next, 'interrupted');
       report.sessions++;
       return 'next';

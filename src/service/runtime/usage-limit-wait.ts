@@ -52,7 +52,7 @@ export function usageLimitAhead(
  * limit back with nothing done since: its reset passed and the agent is still limited) a growing wait
  * (`retryWait`), never a tight loop of sessions that each stop at once. After `RETRY_WAITS` waits in a row with nothing done between it
  * stops and says the limit persists. Says why the run stops (null: it waited, and goes on in a fresh session).
- * `waits`: the waits already made with nothing done since (the caller counts this one, when it waited).
+ * `waits`: the waits already made with nothing done since, where this one is counted when the run goes on.
  */
 export async function pauseForUsageLimit(
   svc: BatonService,
@@ -70,10 +70,6 @@ export async function pauseForUsageLimit(
 ): Promise<{
   report: NonNullable<RunReport['usage_limit']>;
   stopped: string | null;
-  /** How long it waited (0: it did not). */
-  waitedMs: number;
-  /** Whether that was one of the growing waits (`retryWait`), not a wait for the reset. */
-  backedOff: boolean;
 }> {
   const { waits, backoffs, waitedMs, firstMs } = o.waits;
   const words = resetHere(result.text, result.resets_at);
@@ -81,13 +77,15 @@ export async function pauseForUsageLimit(
   const gaveUp = o.autoResume && waits >= RETRY_WAITS;
   // the first stop with a reset time waits until then (at once when it passed: a clock a little off); a limit back
   // with nothing done since, or one with no reset time, waits at least the growing wait
-  const backOff = waits > 0 || untilReset === null;
+  const backOff = o.waits.again || untilReset === null;
   const wait =
     !o.autoResume || gaveUp
       ? null
       : backOff
         ? Math.max(untilReset ?? 0, retryWait(backoffs, firstMs))
         : Math.max(0, untilReset ?? 0);
+  // its reset passed already (a clock a little off): the run goes on at once, which is no wait to count or number
+  const atOnce = wait === 0 && !backOff;
   const resumeAt = wait !== null ? new Date(Date.now() + wait).toISOString() : null;
   await svc.runner.run(
     id,
@@ -118,23 +116,20 @@ export async function pauseForUsageLimit(
     resets_at: result.resets_at,
     reset_words: words,
     auto_resumed: wait !== null,
-    waits: waits + (wait !== null ? 1 : 0),
+    waits: waits + (wait !== null && !atOnce ? 1 : 0),
   };
   if (gaveUp)
     return {
       report,
       stopped: `${persistsWords('the usage limit', waits, waitedMs)}: the workflow stays paused`,
-      waitedMs: 0,
-      backedOff: false,
     };
-  if (wait === null) return { report, stopped: 'usage limit', waitedMs: 0, backedOff: false };
+  if (wait === null) return { report, stopped: 'usage limit' };
   if (!backOff) o.log(`usage limit: resuming at ${words ?? result.resets_at} (in ${formatSpan(wait)})`);
   else {
     // why it does not go on at the reset: said as it is, the reset's words when there are some
-    const why =
-      waits > 0
-        ? `usage limit again with nothing done since${words ? ` (resets at ${words})` : ''}`
-        : 'usage limit with no reset time in its notice';
+    const why = o.waits.again
+      ? `usage limit again with nothing done since${words ? ` (resets at ${words})` : ''}`
+      : 'usage limit with no reset time in its notice';
     o.log(`${why}: ${retryWaitWords(waits, wait)}`);
   }
   await sleep(wait, o.signal);
@@ -143,8 +138,8 @@ export async function pauseForUsageLimit(
     return {
       report: { ...report, auto_resumed: false },
       stopped: `${o.stopper} was stopped (${String(o.signal.reason)}) while waiting for the usage limit's reset`,
-      waitedMs: 0,
-      backedOff: false,
     };
-  return { report, stopped: null, waitedMs: wait, backedOff: backOff };
+  if (atOnce) o.waits.wentOnAtOnce();
+  else o.waits.waited(wait, backOff);
+  return { report, stopped: null };
 }
