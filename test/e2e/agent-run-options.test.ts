@@ -341,6 +341,36 @@ describe('baton run options', () => {
     expect(events().filter((e) => e.type === 'workflow.resumed')).toHaveLength(0);
   });
 
+  it('a signal during the wait for a limit whose reset has passed: the run stops, and says to go on now', async () => {
+    const { events, create, spawnRun } = setup({ BATON_AGENT_BIN: fakeClaude, TZ: 'Europe/Berlin' });
+    await create();
+    // the agent says its limit reset two minutes ago, and says so again: the run waits it out (an hour, first)
+    const past = Math.floor(Date.now() / 1000) - 120;
+    const run = spawnRun(['--json', 'run', '--agent', 'claude-code', '--auto-resume'], {
+      FAKE_USAGE_LIMIT: String(past),
+      BATON_RETRY_WAIT: '1h',
+    });
+    await until('the run to wait out the limit', async () =>
+      run.out.stderr.includes('before going on (wait 1 of'),
+    );
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(130);
+    const report = run.out.stdout
+      .split('\n')
+      .filter((l) => l.includes('"run.finished"'))
+      .map((l) => JSON.parse(l) as Report)[0];
+    expect(report?.status).toBe('paused');
+    // what it was waiting for is said as it was: not a reset still to come
+    expect(report?.stopped).toBe(
+      `baton run was stopped (SIGINT) while waiting out the usage limit (its reset at ${berlinAndUtc(past)} has passed)`,
+    );
+    // nothing to wait for before going on: the command that resumes it, now
+    expect(report?.next).toBe(
+      `usage limit (its reset at ${berlinAndUtc(past)} has passed): go on with \`baton run -w ${report?.workflow_id} --agent claude-code --auto-resume\``,
+    );
+    expect(events().filter((e) => e.type === 'agent.launched')).toHaveLength(2);
+  });
+
   it('--max-tasks N pauses with trigger task_complete after N tasks', async () => {
     const { cli, create } = setup({ BATON_AGENT_BIN: fakeClaude });
     await create();

@@ -67,7 +67,11 @@ describe('how a run that ended short of finishing says to go on', () => {
     const state = await svc.resolve({ workflowId: id });
     const limit = (resets_at: string | null, reset_words: string | null) =>
       report({ resets_at, reset_words, auto_resumed: false, waits: 0 });
-    expect(nextStep(state, limit('2026-11-29T15:00:00.000Z', '2026-11-29 15:00 UTC'), cmd)).toBe(
+    // the run ends an hour before the reset
+    const before = Date.parse('2026-11-29T14:00:00.000Z');
+    expect(
+      nextStep(state, limit('2026-11-29T15:00:00.000Z', '2026-11-29 15:00 UTC'), cmd, false, before),
+    ).toBe(
       'usage limit (resets at 2026-11-29 15:00 UTC): go on then with `baton run -w wf-x --agent codex`, or add --auto-resume to wait for it',
     );
     expect(nextStep(state, limit(null, '5pm (Mars/Olympus)'), cmd)).toBe(
@@ -78,8 +82,22 @@ describe('how a run that ended short of finishing says to go on', () => {
     );
     // a run that had --auto-resume is never told to add it
     const waiting = 'baton run -w wf-x --agent codex --auto-resume';
-    expect(nextStep(state, limit('2026-11-29T15:00:00.000Z', '2026-11-29 15:00 UTC'), waiting, true)).toBe(
+    expect(
+      nextStep(state, limit('2026-11-29T15:00:00.000Z', '2026-11-29 15:00 UTC'), waiting, true, before),
+    ).toBe(
       'usage limit (resets at 2026-11-29 15:00 UTC): go on then with `baton run -w wf-x --agent codex --auto-resume`',
+    );
+    // its reset passed (a run stopped while it waited out a limit that outlasted it): no "then" to wait for
+    const after = Date.parse('2026-11-29T15:01:00.000Z');
+    expect(
+      nextStep(state, limit('2026-11-29T15:00:00.000Z', '2026-11-29 15:00 UTC'), waiting, true, after),
+    ).toBe(
+      'usage limit (its reset at 2026-11-29 15:00 UTC has passed): go on with `baton run -w wf-x --agent codex --auto-resume`',
+    );
+    expect(
+      nextStep(state, limit('2026-11-29T15:00:00.000Z', '2026-11-29 15:00 UTC'), cmd, false, after),
+    ).toBe(
+      'usage limit (its reset at 2026-11-29 15:00 UTC has passed): go on with `baton run -w wf-x --agent codex`, or add --auto-resume to wait out a limit that lasts',
     );
     // one it waited for twelve times with nothing done between outlasts what its notice said
     const persisted = report({ resets_at: null, reset_words: null, auto_resumed: false, waits: 12 });

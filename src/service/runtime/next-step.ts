@@ -7,13 +7,15 @@ const finished: readonly WorkflowState['status'][] = ['completed', 'cancelled', 
  * How to go on after a run that ended short of finishing, said as its last line whatever ended it (a signal, a
  * killed agent, a failed task, a pause, a usage limit, no task that can run): `command` (the same run with the
  * workflow named), and the task it takes up, or what to do first. Null when the workflow is finished.
- * `autoResume`: the run had --auto-resume (its command has it too): never advised again.
+ * `autoResume`: the run had --auto-resume (its command has it too): never advised again. `now`: whether a usage
+ * limit's reset is still ahead.
  */
 export function nextStep(
   s: WorkflowState,
   report: Pick<RunReport, 'usage_limit'>,
   command: string,
   autoResume = false,
+  now = Date.now(),
 ): string | null {
   if (finished.includes(s.status)) return null;
   const go = `\`${command}\``;
@@ -24,6 +26,9 @@ export function nextStep(
     if (limit.waits >= RETRY_WAITS)
       return `${persistsWords('the usage limit', limit.waits)}${when ? ` (it said it resets at ${when})` : ''}: check the agent's plan and its usage, then go on with ${go}`;
     if (!when) return `usage limit (the agent gave no reset time): go on later with ${go}`;
+    // its reset is behind (a run stopped while it waited out a limit that outlasted it): nothing to wait for
+    if (limit.resets_at && Date.parse(limit.resets_at) <= now)
+      return `usage limit (its reset at ${when} has passed): go on with ${go}${autoResume ? '' : ', or add --auto-resume to wait out a limit that lasts'}`;
     // a time in words only (a zone this runtime does not know) is not one to wait for
     return `usage limit (resets at ${when}): go on then with ${go}${limit.resets_at && !autoResume ? ', or add --auto-resume to wait for it' : ''}`;
   }

@@ -35,6 +35,15 @@ export const sleep = (ms: number, signal?: AbortSignal) =>
 export const resetHere = (notice: string | null, resetsAt: string | null) =>
   resetWords(notice, resetsAt, machineZone());
 
+/**
+ * What a run stopped during its wait for a usage limit was doing: waiting for a reset still ahead, or waiting out a
+ * limit whose reset has passed or was never named (a growing wait, `retryWait`).
+ */
+const waitingWords = (untilReset: number | null, words: string | null) =>
+  untilReset !== null && untilReset > 0
+    ? "waiting for the usage limit's reset"
+    : `waiting out the usage limit (${untilReset === null ? 'its notice named no reset time' : `its reset at ${words} has passed`})`;
+
 /** The usage limit a paused workflow hit, when its reset is still ahead (a run started now may stop again at once). */
 export function usageLimitAhead(
   s: WorkflowState,
@@ -137,7 +146,7 @@ export async function pauseForUsageLimit(
   if (o.signal?.aborted)
     return {
       report: { ...report, auto_resumed: false },
-      stopped: `${o.stopper} was stopped (${String(o.signal.reason)}) while waiting for the usage limit's reset`,
+      stopped: `${o.stopper} was stopped (${String(o.signal.reason)}) while ${waitingWords(untilReset, words ?? result.resets_at)}`,
     };
   if (atOnce) o.waits.wentOnAtOnce();
   else o.waits.waited(wait, backOff);
