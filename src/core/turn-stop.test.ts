@@ -12,6 +12,16 @@ describe('an API error that passes', () => {
       'exceeded retry limit, last status: 500 Internal Server Error',
       'unexpected status 503 Service Unavailable: upstream connect error',
       'API Error: 429 {"type":"error","error":{"type":"rate_limit_error","message":"This request would exceed the rate limit for your organization of 40,000 input tokens per minute."}}',
+      // the network dropped mid-answer: the agent's API error, or its own error line on its standard error
+      'API Error: socket hang up',
+      'API Error: fetch failed',
+      'API Error: read ECONNRESET',
+      'API Error: Unable to connect to API (ECONNRESET)',
+      'API Error: The socket connection was closed unexpectedly. For more information, pass `verbose: true` in the second argument to fetch()',
+      'Error: read ECONNRESET\n    at TLSWrap.onStreamRead (node:internal/stream_base_commons:216:20)',
+      'TypeError: fetch failed',
+      'TypeError: terminated',
+      'Error: socket hang up',
     ])
       expect(transientApiError(passing), passing).toBe(true);
     for (const other of [
@@ -20,6 +30,9 @@ describe('an API error that passes', () => {
       'Error: Cannot find module ./export-json',
       // a test's or a script's output that names such words is the task's own failure
       'not ok 3 - retries on ECONNRESET',
+      'FAIL src/client.test.ts > gives up after a socket hang up',
+      'expected the request to throw "fetch failed", got nothing',
+      "Error: Cannot read properties of undefined (reading 'ECONNRESET')",
       'GET /api/items -> 500 Internal server error',
       'the overloaded method add(int, int) is ambiguous',
       'API Error: 400 {"type":"error","error":{"type":"invalid_request_error","message":"bad"}}',

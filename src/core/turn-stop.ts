@@ -47,20 +47,34 @@ export function limitInForce(summaries: Summaries | undefined, asked: Asked, now
 }
 
 /**
+ * The network dropped under the agent, often mid-answer: Node's own words for a connection cut ("read ECONNRESET",
+ * "socket hang up", "fetch failed", undici's "TypeError: terminated" for a body cut off mid-stream, Bun's "The socket
+ * connection was closed unexpectedly"), and Claude Code's "Unable to connect to API (ECONNRESET)" once its own
+ * retries ran out. Said by the agent as its API error ("API Error: socket hang up") or as its own error line
+ * ("Error: read ECONNRESET", "TypeError: fetch failed" on its standard error), at the start of a line.
+ */
+const networkDrop = new RegExp(
+  String.raw`^\s*(?:API Error:?[^\n]*?|(?:Type|Fetch|System)?Error:\s*(?:TypeError:\s*)?)(?:(?:read|write|connect)\s+)?(?:ECONNRESET|ETIMEDOUT|EPIPE|ECONNABORTED|socket hang up|fetch failed|Unable to connect to API|(?:the )?socket connection was closed unexpectedly)\b|^\s*TypeError:\s*terminated\b`,
+  'im',
+);
+
+/**
  * An agent's failure that is its API's, passing, not the task's: an overloaded or failing service (Claude Code's
  * "API Error: 529 {...overloaded_error...}", a 5xx), a dropped connection to it (Claude Code's "API Error: Connection
  * error.", Codex's "stream disconnected before completion", "exceeded retry limit, last status: 500 ...",
- * "unexpected status 503 ..."), the API's rate limit per minute (`isRateBurst`: "API Error: 429 ... 40,000 input
- * tokens per minute"). Read from the start of a line of the agent's own error,
- * so a test's output or a script's that names such words is not one. Tried again later, the same request may well go
- * through; a usage limit and a full context are told apart before this (they have their own ways on).
+ * "unexpected status 503 ...", the network cut mid-answer: `networkDrop`), the API's rate limit per minute
+ * (`isRateBurst`: "API Error: 429 ... 40,000 input tokens per minute"). Read from the start of a line of the agent's
+ * own error, so a test's output or a script's that names such words ("not ok 3 - retries on ECONNRESET") is not one.
+ * Tried again later, the same request may well go through; a usage limit and a full context are told apart before
+ * this (they have their own ways on).
  */
 export const transientApiError = (text: string | null | undefined): boolean =>
   (isRateBurst(text) && /^\s*API Error:?\s*429\b/im.test(text ?? '')) ||
   (!!text &&
-    /^\s*(?:API Error:?\s*(?:5\d\d\b|Connection error\b|Request timed out\b|.*"type":\s*"(?:overloaded_error|api_error)")|(?:stream error:\s*)?stream disconnected before completion\b|error sending request\b|exceeded retry limit, last status:\s*5\d\d\b|unexpected status 5\d\d\b)/im.test(
+    (/^\s*(?:API Error:?\s*(?:5\d\d\b|Connection error\b|Request timed out\b|.*"type":\s*"(?:overloaded_error|api_error)")|(?:stream error:\s*)?stream disconnected before completion\b|error sending request\b|exceeded retry limit, last status:\s*5\d\d\b|unexpected status 5\d\d\b)/im.test(
       text,
-    ));
+    ) ||
+      networkDrop.test(text)));
 
 /**
  * An API error in a few words: Claude Code's "API Error: 529 {...overloaded_error...Overloaded}" as

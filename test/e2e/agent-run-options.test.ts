@@ -261,6 +261,30 @@ describe('baton run options', () => {
     expect(runs[2]?.resume).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it("a connection dropped mid-answer (socket hang up) is an API failure, not the task's: --auto-resume waits it out", async () => {
+    const { cli, create, home } = setup({ BATON_AGENT_BIN: fakeClaude });
+    await create();
+    const dropped = {
+      FAKE_USAGE_LIMIT: 'API Error: socket hang up',
+      FAKE_LIMIT_ONCE: join(home, 'dropped-once'),
+    };
+    const r = await cli(['run', '--agent', 'claude-code', '--auto-resume'], {
+      ...dropped,
+      BATON_RETRY_WAIT: '20ms',
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(
+      "task T1: the agent's API failed (API Error: socket hang up (the agent exited with code 1)): waiting 0m00s before going on (wait 1 of 12, --auto-resume)",
+    );
+    const report = r.json<Report>();
+    expect(report.status).toBe('completed');
+    expect(report.tasks.map((t) => [t.id, t.outcome])).toEqual([
+      ['T1', 'done'],
+      ['T2', 'done'],
+      ['T3', 'done'],
+    ]);
+  });
+
   it('--auto-resume stops waiting out an API failure after 12 waits with nothing done between, and says so', async () => {
     const { cli, create, events } = setup({ BATON_AGENT_BIN: fakeClaude });
     await create();
