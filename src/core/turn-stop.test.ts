@@ -12,6 +12,7 @@ describe('an API error that passes', () => {
       'exceeded retry limit, last status: 500 Internal Server Error',
       'unexpected status 503 Service Unavailable: upstream connect error',
       'API Error: 429 {"type":"error","error":{"type":"rate_limit_error","message":"This request would exceed the rate limit for your organization of 40,000 input tokens per minute."}}',
+      'exceeded retry limit, last status: 429 Too Many Requests, request id: req_8f2c1a',
       // the network dropped mid-answer: the agent's API error, or its own error line on its standard error
       'API Error: socket hang up',
       'API Error: fetch failed',
@@ -39,6 +40,8 @@ describe('an API error that passes', () => {
       // a plan's limit is a usage limit, with its own way on; a script's output naming a rate limit is the task's
       'API Error: 429 {"type":"error","error":{"type":"rate_limit_error","message":"usage limit reached"}}',
       'test failed: expected 429 after 100 requests per minute',
+      "exceeded retry limit, last status: 429 Too Many Requests\nYou've hit your usage limit. Try again later.",
+      'FAIL retries.test.ts: exceeded retry limit, last status: 429 Too Many Requests',
       null,
     ])
       expect(transientApiError(other), String(other)).toBe(false);

@@ -62,14 +62,15 @@ const networkDrop = new RegExp(
  * An agent's failure that is its API's, passing, not the task's: an overloaded or failing service (Claude Code's
  * "API Error: 529 {...overloaded_error...}", a 5xx), a dropped connection to it (Claude Code's "API Error: Connection
  * error.", Codex's "stream disconnected before completion", "exceeded retry limit, last status: 500 ...",
- * "unexpected status 503 ...", the network cut mid-answer: `networkDrop`), the API's rate limit per minute
- * (`isRateBurst`: "API Error: 429 ... 40,000 input tokens per minute"). Read from the start of a line of the agent's
- * own error, so a test's output or a script's that names such words ("not ok 3 - retries on ECONNRESET") is not one.
- * Tried again later, the same request may well go through; a usage limit and a full context are told apart before
- * this (they have their own ways on).
+ * "unexpected status 503 ...", the network cut mid-answer: `networkDrop`), the API's rate limit of the moment
+ * (`isRateBurst`: "API Error: 429 ... 40,000 input tokens per minute", Codex's "exceeded retry limit, last status: 429
+ * Too Many Requests"). Read from the start of a line of the agent's own error, so a test's output or a script's that
+ * names such words ("not ok 3 - retries on ECONNRESET") is not one. Tried again later, the same request may well go
+ * through; a usage limit and a full context are told apart before this (they have their own ways on).
  */
 export const transientApiError = (text: string | null | undefined): boolean =>
-  (isRateBurst(text) && /^\s*API Error:?\s*429\b/im.test(text ?? '')) ||
+  (isRateBurst(text) &&
+    /^\s*(?:API Error:?\s*429\b|exceeded retry limit, last status:\s*429\b)/im.test(text ?? '')) ||
   (!!text &&
     (/^\s*(?:API Error:?\s*(?:5\d\d\b|Connection error\b|Request timed out\b|.*"type":\s*"(?:overloaded_error|api_error)")|(?:stream error:\s*)?stream disconnected before completion\b|error sending request\b|exceeded retry limit, last status:\s*5\d\d\b|unexpected status 5\d\d\b)/im.test(
       text,

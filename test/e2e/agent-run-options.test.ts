@@ -285,6 +285,34 @@ describe('baton run options', () => {
     ]);
   });
 
+  it("Codex's 429 after its own retries is a rate burst, not a plan's usage limit: --auto-resume waits it out", async () => {
+    const { cli, create, home, events } = setup({ BATON_AGENT_BIN: fakeCodex });
+    await create();
+    const burst = {
+      FAKE_FAIL: 'exceeded retry limit, last status: 429 Too Many Requests, request id: req_8f2c1a',
+      CODEX_HOME: tempDir('codex-home-'),
+    };
+    // without --auto-resume: interrupted as on any API failure that passes, never paused by a usage limit
+    const first = await cli(['run', '--agent', 'codex'], burst);
+    expect(first.code, first.stderr).toBe(75);
+    const report = first.json<Report & { api_error: string | null }>();
+    expect(report.status).toBe('interrupted');
+    expect(report.usage_limit).toBeNull();
+    expect(report.api_error).toMatch(/^exceeded retry limit, last status: 429 Too Many Requests/);
+    expect(events().filter((e) => e.type === 'usage_limit.reached')).toHaveLength(0);
+    // with it: a short wait, then the work goes on and is finished
+    const again = await cli(['run', '--agent', 'codex', '--auto-resume'], {
+      ...burst,
+      FAKE_FAIL_ONCE: join(home, 'burst-once'),
+      BATON_RETRY_WAIT: '20ms',
+    });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain(
+      "task T1: the agent's API failed (exceeded retry limit, last status: 429 Too Many Requests",
+    );
+    expect(again.json<Report>().status).toBe('completed');
+  });
+
   it('--auto-resume stops waiting out an API failure after 12 waits with nothing done between, and says so', async () => {
     const { cli, create, events } = setup({ BATON_AGENT_BIN: fakeClaude });
     await create();

@@ -24,6 +24,8 @@ describe('detectUsageLimit', () => {
       "You've hit your usage limit. Upgrade to Pro (https://openai.com/chatgpt/pricing) or try again in 5 days 22 hours 11 minutes.",
       '{"type":"error","error":{"type":"usage_limit_reached","message":"The usage limit has been reached","resets_at":1777936568}}',
       'Error: 429 {"type":"error","error":{"type":"rate_limit_error"}}',
+      // a 429 that names the plan's limit is that limit
+      "exceeded retry limit, last status: 429 Too Many Requests\nYou've hit your usage limit. Visit https://chatgpt.com/codex/settings/usage to purchase more credits or try again at 3:28 PM.",
     ])
       expect(detectUsageLimit(text, at('2026-01-01T00:00:00Z')), text).not.toBeNull();
     for (const text of [
@@ -35,6 +37,9 @@ describe('detectUsageLimit', () => {
       // the API's rate limit per minute passes in a minute or so: an API failure to wait out, no plan's limit
       'API Error: 429 {"type":"error","error":{"type":"rate_limit_error","message":"This request would exceed the rate limit for your organization of 40,000 input tokens per minute."}}',
       'rate_limit This request would exceed the rate limit for your organization of 50 requests per minute.',
+      // Codex's own retries of a 429 ran out: a burst, which Codex says apart from its plan's limit
+      'exceeded retry limit, last status: 429 Too Many Requests',
+      'exceeded retry limit, last status: 429 Too Many Requests, request id: req_8f2c1a',
     ])
       expect(detectUsageLimit(text, at('2026-01-01T00:00:00Z')), String(text)).toBeNull();
   });

@@ -12,15 +12,27 @@ const limitPattern =
   /usage[ _]limit|rate[ _-]?limit|limit reached|quota (?:exceeded|reached)|too many requests|\b429\b|hit your (?:[\w-]+ )?limit/i;
 
 /**
- * The API's own rate limit, counted per minute or second: Claude Code's `API Error: 429 {"type":"error","error":
- * {"type":"rate_limit_error","message":"This request would exceed the rate limit for your organization ... of 40,000
- * input tokens per minute ..."}}`. It passes within a minute or so: an API failure to wait out and go on from
- * (`transientApiError`), not a plan's usage limit, whose notice names the plan's limit and when it resets.
+ * Words that name a plan's usage limit: Codex's "You've hit your usage limit. ...", Claude Code's "Claude AI usage
+ * limit reached", "5-hour limit reached", an API's "usage_limit_reached", "quota exceeded".
+ */
+const planLimitWords =
+  /usage[ _]limit|hit your (?:[\w-]+ )?limit|limit reached|quota (?:exceeded|reached)|insufficient_quota/i;
+
+/**
+ * The API's own rate limit, a burst that passes within a minute or so: an API failure to wait out and go on from
+ * (`transientApiError`), not a plan's usage limit, whose notice names the plan's limit and when it resets. Claude
+ * Code's `API Error: 429 {"type":"error","error":{"type":"rate_limit_error","message":"This request would exceed the
+ * rate limit for your organization ... of 40,000 input tokens per minute ..."}}`, a limit counted per minute or
+ * second; Codex's "exceeded retry limit, last status: 429 Too Many Requests" (its own retries of a 429 ran out:
+ * Codex says a plan's limit in other words, "You've hit your usage limit"). Words that name a usage limit beside
+ * either make it one.
  */
 export const isRateBurst = (text: string | null | undefined) =>
   !!text &&
-  /\b429\b|rate[ _-]?limit/i.test(text) &&
-  /\b(?:tokens|requests) per (?:minute|second)\b|\bper-(?:minute|second)\b/i.test(text);
+  !planLimitWords.test(text) &&
+  ((/\b429\b|rate[ _-]?limit/i.test(text) &&
+    /\b(?:tokens|requests) per (?:minute|second)\b|\bper-(?:minute|second)\b/i.test(text)) ||
+    /\bexceeded retry limit, last status:\s*429\b/i.test(text));
 
 /**
  * Whether an error's words are a usage limit's (the words of an error only: prose may name a limit). A rate limit per
