@@ -35,6 +35,7 @@ export interface AgentFlags {
   dockerImage?: string;
   dockerEnv?: string;
   maxSessions?: string;
+  retryWait?: string;
 }
 
 /** What a run was given of the settings its last run can stand in for (`lastRunChoice`): by option, variable or config. */

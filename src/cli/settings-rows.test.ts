@@ -18,6 +18,7 @@ const rows: [SettingName, string[]][] = [
   ['warnAt', ['0.1', '0.2', '0.3', '0.4']],
   ['pauseAt', ['0.6', '0.7', '0.8', '0.9']],
   ['maxSessions', ['1', '2', '3', '4']],
+  ['retryWait', ['1s', '2s', '3s', '4s']],
   ['extractor', ['llm', 'rules', 'llm', 'rules']],
   ['llmUrl', ['http://a/v1/messages', 'http://b', 'http://c', 'http://d']],
   ['llmKind', ['anthropic', 'openai', 'anthropic', 'openai']],

@@ -87,7 +87,7 @@ export const SETTINGS = {
   warnAt: def('warn-at', '--warn-at', 'BATON_CAPACITY_WARN', 'warn_at'),
   pauseAt: def('pause-at', '--pause-at', 'BATON_CAPACITY_PAUSE', 'pause_at'),
   maxSessions: def('max sessions', '--max-sessions', 'BATON_MAX_SESSIONS', 'max_sessions'),
-  retryWait: def('retry wait', null, 'BATON_RETRY_WAIT', 'retry_wait'),
+  retryWait: def('retry wait', '--retry-wait', 'BATON_RETRY_WAIT', 'retry_wait'),
   // the extractor of `baton import` (docs/transcripts.md)
   extractor: def('extractor', '--extractor', 'BATON_EXTRACTOR', 'extractor'),
   llmUrl: def('LLM url', '--llm-url', 'BATON_LLM_URL', 'llm_url'),

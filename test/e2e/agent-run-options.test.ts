@@ -313,6 +313,28 @@ describe('baton run options', () => {
     expect(again.json<Report>().status).toBe('completed');
   });
 
+  it('--retry-wait sets the first growing wait of --auto-resume, over BATON_RETRY_WAIT; a bad one is refused by name', async () => {
+    const { cli, create, home } = setup({ BATON_AGENT_BIN: fakeClaude });
+    await create();
+    const bad = await cli(['run', '--agent', 'claude-code', '--auto-resume', '--retry-wait', '0']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(
+      'retry wait "0" must be positive (option --retry-wait, variable BATON_RETRY_WAIT)',
+    );
+    const r = await cli(['run', '--agent', 'claude-code', '--auto-resume', '--retry-wait', '20ms'], {
+      FAKE_USAGE_LIMIT:
+        'API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
+      FAKE_LIMIT_ONCE: join(home, 'overloaded-once'),
+      // the option wins: this wait would outlast the test
+      BATON_RETRY_WAIT: '10m',
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(
+      "task T1: the agent's API failed (529 overloaded_error: Overloaded): waiting 0m00s before going on (wait 1 of 12, --auto-resume)",
+    );
+    expect(r.json<Report>().status).toBe('completed');
+  });
+
   it('--auto-resume stops waiting out an API failure after 12 waits with nothing done between, and says so', async () => {
     const { cli, create, events } = setup({ BATON_AGENT_BIN: fakeClaude });
     await create();

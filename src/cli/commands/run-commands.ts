@@ -102,6 +102,10 @@ export function registerRunCommands(program: Command, rt: Runtime) {
         'after a usage limit, wait for its reset and resume (one with no reset time or back with nothing done, or an API failure that passes: a growing wait, 12 at most)',
       )
       .option(
+        '--retry-wait <duration>',
+        "the first of --auto-resume's growing waits, doubling from there (env BATON_RETRY_WAIT, config retry_wait, default 1m)",
+      )
+      .option(
         '--take-over',
         'take the workflow from its current driver (stops it first, or waits for its lease to expire)',
       )
