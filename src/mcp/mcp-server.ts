@@ -6,7 +6,10 @@ import {
   decisionTypes,
   errorResolutions,
   inWordsOf,
+  invalidTransition,
   tddPhases,
+  testsLeftFailing,
+  testsLeftFailingWords,
   type NotRead,
 } from '../core/index.js';
 import { detailCategories } from '../service/index.js';
@@ -70,7 +73,7 @@ const INSTRUCTIONS = [
 
 const taskToolDescriptions = {
   start: "Mark a task of the workflow's plan in progress: the one you take up (next_task names it).",
-  done: 'Mark a task done, with what was done in a line: the next session reads it and does not redo it.',
+  done: 'Mark a task done, with what was done in a line: the next session reads it and does not redo it. Refused while its last test run failed (force: true when they are meant to fail).',
   fail: 'Mark a task failed, with why: the next session reads it and may try the task again.',
 } as const;
 
@@ -78,6 +81,33 @@ const taskNotes = {
   summary: 'what was done, in a line',
   reason: 'why it failed: the error, or what is missing',
 } as const;
+
+/**
+ * An agent's completion of a task whose last test run since it started failed is refused, as `baton run` fails a turn
+ * that ends on failing tests (`testsLeftFailing`: the same judgement, a red step and announced failures allowed).
+ * Refused rather than recorded as failed: the agent is still in its turn and can act on the answer, making the tests
+ * pass, or, when they are meant to fail (failures not of this task's making), completing it with `force` and saying
+ * why in its summary, which then says the tests were failing. The summary to record, or the refusal thrown.
+ */
+async function completion(
+  client: BatonClient,
+  r: Ref,
+  taskId: string,
+  summary: string | null,
+  force: boolean,
+): Promise<string | null> {
+  const s = await client.status(r);
+  const task = s.tasks.find((t) => t.id === taskId);
+  // an unknown task: the completion says so
+  const left = task ? testsLeftFailing(s, task, task.started_at) : null;
+  if (!left) return summary;
+  const words = testsLeftFailingWords(left);
+  if (force) return `${summary ? `${summary} ` : ''}(completed with its tests failing: ${words})`;
+  throw invalidTransition(
+    `cannot complete ${taskId}: its last test run failed: ${words}. Make the tests pass and call complete_task again; if ${taskId} is meant to leave them failing (a red step, or failures that are not this task's), call complete_task with force: true and say why in summary`,
+    { task_id: taskId, tests_failing: left },
+  );
+}
 
 /**
  * Baton over MCP: the tools an agent needs to follow a workflow from inside its own session, and the
@@ -200,10 +230,25 @@ export function createMcpServer(
           ...workflow,
           task_id: taskId,
           ...(note ? { [note]: z.string().optional().describe(taskNotes[note]) } : {}),
+          ...(action === 'done'
+            ? {
+                force: z
+                  .boolean()
+                  .optional()
+                  .describe(
+                    'complete it even though its last test run failed (a red step, or failures not of this task): say why in summary',
+                  ),
+              }
+            : {}),
         },
       },
-      (a: { workflow_id?: string; task_id: string; summary?: string; reason?: string }) =>
-        tool(() => client.task(ref(a), action, a.task_id, a.summary ?? a.reason ?? null)),
+      (a: { workflow_id?: string; task_id: string; summary?: string; reason?: string; force?: boolean }) =>
+        tool(async () => {
+          const said = a.summary ?? a.reason ?? null;
+          const noteOf =
+            action === 'done' ? await completion(client, ref(a), a.task_id, said, a.force === true) : said;
+          return client.task(ref(a), action, a.task_id, noteOf);
+        }),
     );
   }
   server.registerTool(

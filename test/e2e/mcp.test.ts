@@ -390,6 +390,43 @@ describe('baton mcp: an agent without a terminal', () => {
     );
   });
 
+  it("refuses complete_task while the task's last test run failed, as baton run judges a turn; force completes it, saying so", async () => {
+    const { repo, id, call } = await workflow('Sum', 'A:Add sum', 'B:Add product');
+    expect((await call('start_task', { task_id: 'A' })).isError).toBeFalsy();
+    const failing = { phase: 'red', failing_tests: ['adds up'], expected_failures: [], command: 'npm test' };
+    expect((await call('record_test_run', failing)).isError).toBeFalsy();
+    const refused = await call('complete_task', { task_id: 'A', summary: 'sum added' });
+    expect(refused.isError).toBe(true);
+    expect(json(refused).error).toMatchObject({
+      code: 'invalid_transition',
+      message:
+        "cannot complete A: its last test run failed: `npm test` -> failing: adds up. Make the tests pass and call complete_task again; if A is meant to leave them failing (a red step, or failures that are not this task's), call complete_task with force: true and say why in summary",
+    });
+    const status = () =>
+      runCli(['status', '-w', id, '--json'], { cwd: repo, env }).then(
+        (r) => r.json<{ tasks: { id: string; status: string; note: string | null }[] }>().tasks,
+      );
+    expect((await status()).find((t) => t.id === 'A')?.status).toBe('in_progress');
+    // the tests pass now: completed
+    expect((await call('record_test_run', { phase: 'green', command: 'npm test' })).isError).toBeFalsy();
+    expect(json(await call('complete_task', { task_id: 'A', summary: 'sum added' })).task).toMatchObject({
+      status: 'done',
+    });
+    // failing again under B, completed on purpose: the summary says the tests were failing
+    await call('start_task', { task_id: 'B' });
+    expect((await call('record_test_run', failing)).isError).toBeFalsy();
+    const forced = await call('complete_task', {
+      task_id: 'B',
+      summary: 'product added; adds up fails on the sum, not this',
+      force: true,
+    });
+    expect(forced.isError, text(forced)).toBeFalsy();
+    expect(json(forced).task).toMatchObject({ status: 'done' });
+    expect((await status()).find((t) => t.id === 'B')?.note).toBe(
+      'product added; adds up fails on the sum, not this (completed with its tests failing: `npm test` -> failing: adds up)',
+    );
+  });
+
   it('refuses a green test run with failing tests, as the CLI does', async () => {
     const { repo, call } = await workflow('Tests', 'A:One');
     const green = await call('record_test_run', { phase: 'green', failing_tests: ['add rejects strings'] });

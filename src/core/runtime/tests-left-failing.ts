@@ -21,17 +21,18 @@ const redStep =
 const makesPass = /\b(make|makes|making|get|gets|getting)\b[^.;]*\bpass/i;
 
 /**
- * The tests a task's turn left failing: the last test run since `since` (when its agent began) failed, with failures
- * the agent did not say beforehand it expected, and the task is not a red step. Read from the TDD state Baton keeps
- * from the agent's output (`tddOf`): a turn that ran no test since then, or whose last run passed, left none (null).
+ * The tests a task's turn left failing: the last test run since `since` (when its agent began; null: whenever it ran)
+ * failed, with failures the agent did not say beforehand it expected, and the task is not a red step. Read from the
+ * TDD state Baton keeps from the agent's output (`tddOf`): a turn that ran no test since then, or whose last run
+ * passed, left none (null).
  */
 export function testsLeftFailing(
-  s: WorkflowState,
+  s: Pick<WorkflowState, 'test_state'>,
   task: Pick<Task, 'title'>,
-  since: string,
+  since: string | null,
 ): TestsLeftFailing | null {
   const t = s.test_state;
-  if (!t?.last_test_run_at || Date.parse(t.last_test_run_at) < Date.parse(since)) return null;
+  if (!t?.last_test_run_at || (since && Date.parse(t.last_test_run_at) < Date.parse(since))) return null;
   const tdd = tddOf(t, 3);
   if (!tdd || tdd.failing_total === 0) return null;
   // every failure named was announced ("it should fail": the red step), or the task is one
