@@ -123,8 +123,11 @@ export interface BatonClient {
   /** Follows the agent's own task list in the task graph; calls already applied write nothing. */
   syncAgentTasks(
     ref: Ref,
-    /** `tells`: the caller tells the agent the open tasks its list left out (`untied`), marked told. */
-    input: { source: AgentTaskSource; calls: AgentTaskCall[]; tells?: boolean },
+    /**
+     * `tells`: the caller tells the agent the open tasks its list left out (`untied`), marked told; `read`: the calls
+     * were read from the agent's transcript (an import), so the agent acts in the log, whoever reads them.
+     */
+    input: { source: AgentTaskSource; calls: AgentTaskCall[]; tells?: boolean; read?: boolean },
   ): Promise<{ workflow_id: string } & AgentTaskSync>;
   record<I extends RecordInput>(ref: Ref, input: I): Promise<RecordResult<I['kind']>>;
   /** An agent session Baton does not run (a hook): the worktree's workflow found or created, the session tied. */

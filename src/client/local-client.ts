@@ -68,6 +68,7 @@ export class LocalClient implements BatonClient {
       input.source,
       input.calls,
       input.tells === true,
+      input.read === true,
     );
     return { workflow_id: out.state.id, ...out.result };
   }

@@ -28,9 +28,9 @@ const writerOf = new Map<string, string>([
 ]);
 
 /**
- * Who acts in the records read from an agent's words (a transcript imported, the output of an agent `baton run`
- * drove): the agent who wrote them, whoever reads them, so the history never gives a person the agent's decisions,
- * commits and errors. `writer`: the run's agent (its profile's name, as its live output is recorded); else the agent
+ * Who acts in the records read from an agent's words (a transcript imported, its task list among them, the output
+ * of an agent `baton run` drove): the agent who wrote them, whoever reads them, so the history never gives a person
+ * the agent's decisions, commits, errors and tasks. `writer`: the run's agent (its profile's name, as its live output is recorded); else the agent
  * whose format the transcript is in. Null when neither is known (a format of no agent Baton knows): the reader's.
  */
 export function readFromActor(read: { format?: string | null; writer?: string | null }): string | null {

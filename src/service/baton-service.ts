@@ -459,17 +459,22 @@ export class BatonService {
     return this.act(ref, (d) => addTask(d, input));
   }
 
-  /** Follows the agent's own task list (TodoWrite, task tools, update_plan) in the task graph. */
-  /** Follows the agent's task list; a requested pause takes effect at the task boundary the list reaches. */
+  /**
+   * Follows the agent's own task list (TodoWrite, task tools, update_plan) in the task graph; a requested pause takes
+   * effect at the task boundary the list reaches. `read`: the calls were read from the agent's transcript (an
+   * import), so the agent acts in the log (readFromActor), as in the records the import reads beside them.
+   */
   async syncAgentTasks(
     ref: WorkflowRef,
     source: AgentTaskSource,
     calls: readonly AgentTaskCall[],
     tells = false,
+    read = false,
   ) {
     const state = await this.read(ref, false);
     const git = state.pause_requested ? await this.gitOf(state) : null;
-    return this.act(ref, (d) => syncAgentTasks(d, source, calls, git, tells), true);
+    const actor = read ? (readFromActor({ writer: source }) ?? undefined) : undefined;
+    return this.act(ref, (d) => syncAgentTasks(d, source, calls, git, tells), true, actor);
   }
 
   /** Appends one record (decision, error, history entry, test run, usage reading, reviewer feedback). */

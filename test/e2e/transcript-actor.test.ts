@@ -59,6 +59,25 @@ describe("what is read from an agent's transcript is the agent's in the event lo
 });
 
 describe('through a `baton serve` child process (BATON_URL), the log names the same actors as on a database', () => {
+  it("the agent's task list read from its transcript is the agent's too: tasks added, started and completed", async () => {
+    const ws = agentWorkspace();
+    expect((await ws.create()).code).toBe(0);
+    const before = ws.events().length;
+    const r = await ws.cli([
+      'import',
+      corpusPath(
+        'claude-code/tomochang-aidev/.entire/metadata/c5f4a9cc-124d-4ca2-a57a-a111f631f14c/full.jsonl',
+      ),
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const tasks = ws
+      .events()
+      .slice(before)
+      .filter((e) => e.type.startsWith('task.') || e.type.startsWith('agent_tasks.'));
+    expect(tasks.map((e) => e.type)).toEqual(expect.arrayContaining(['task.added', 'task.completed']));
+    expect(new Set(tasks.map((e) => e.actor))).toEqual(new Set(['claude-code']));
+  });
+
   it("a person's commands are the user's, `--actor` the actor's, and an imported transcript the agent's", async () => {
     const repo = makeRepo();
     const server = await startServerProcess(tempDir('baton-server-home-'), { cwd: repo });

@@ -160,7 +160,7 @@ export async function importTranscriptFile(
     // not hide the items and statuses the earlier calls gave.
     for (const call of only ? [] : r.task_calls) {
       try {
-        const synced = await client.syncAgentTasks(target, { source, calls: [call] });
+        const synced = await client.syncAgentTasks(target, { source, calls: [call], read: true });
         tasks.added.push(...synced.added);
         tasks.started.push(...synced.started);
         tasks.completed.push(...synced.completed);

@@ -140,6 +140,8 @@ export const SyncAgentTasksBody = z
     calls: z.array(AgentTaskCallBody).max(10_000),
     /** The caller tells the agent the open tasks its list left out (a hook's answer): they are marked told. */
     tells: z.boolean().optional(),
+    /** The calls were read from the agent's transcript (an import): the agent acts in the log, not the reader. */
+    read: z.boolean().optional(),
   })
   .openapi('SyncAgentTasks', {
     description:
