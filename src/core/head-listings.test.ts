@@ -64,6 +64,8 @@ describe('commits a later git log of HEAD lists above the HEAD an earlier one li
       'git log --oneline -3 -- src/',
       'git log --oneline --author=ana -3',
       'git log --reverse --oneline',
+      // a patch's lines may start with a hash and a word too
+      'git log -p -3',
     ])
       expect(watch(before, call(other, 'fffffff Theirs\naaaaaaa Second')), other).toEqual([[], []]);
   });

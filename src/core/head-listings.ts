@@ -24,7 +24,7 @@ const logCommand = new RegExp(
 
 /** Options that keep a listing's first commit HEAD, in HEAD's order; anything else (a ref, a path, a filter) does not. */
 const keepsHead =
-  /^(?:--oneline|--pretty=oneline|--format=oneline|-\d+|-n\d*|--max-count=\d+|--stat|--shortstat|--numstat|--name-only|--name-status|--(?:no-)?decorate(?:=\w+)?|--abbrev-commit|--abbrev=\d+|--(?:no-)?color(?:=\w+)?|--date=\S+|--first-parent|--no-patch|-s|-p|--patch)$/;
+  /^(?:--oneline|--pretty=oneline|--format=oneline|-\d+|-n\d*|--max-count=\d+|--stat|--shortstat|--numstat|--name-only|--name-status|--(?:no-)?decorate(?:=\w+)?|--abbrev-commit|--abbrev=\d+|--(?:no-)?color(?:=\w+)?|--date=\S+|--first-parent|--no-patch|-s)$/;
 
 /** Commands that print commits as a log does (`hash subject`). */
 const printsCommits = gitCommand('(?:log|show|rev-list|cherry|reflog|shortlog|whatchanged)');
