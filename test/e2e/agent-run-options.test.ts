@@ -339,10 +339,9 @@ describe('baton run options', () => {
   it('--auto-resume stops waiting out an API failure after 12 waits with nothing done between, and says so', async () => {
     const { cli, create, events } = setup({ BATON_AGENT_BIN: fakeClaude });
     await create();
-    const r = await cli(['run', '--agent', 'claude-code', '--auto-resume'], {
+    const r = await cli(['run', '--agent', 'claude-code', '--auto-resume', '--retry-wait', '20ms'], {
       FAKE_USAGE_LIMIT:
         'API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
-      BATON_RETRY_WAIT: '20ms',
     });
     expect(r.code, r.stderr).toBe(75);
     expect(r.stdout).toContain('(wait 12 of 12, --auto-resume)');
@@ -353,7 +352,8 @@ describe('baton run options', () => {
       /^the agent's API failure \(529 overloaded_error: Overloaded\) persists after 12 waits \(0m0\ds in all\) with nothing done between$/,
     );
     expect(report.next).toMatch(
-      /^go on with `baton run -w wf-\w+ --agent claude-code --auto-resume` \(next: T1 /,
+      // the command to go on with waits as this run did
+      /^go on with `baton run -w wf-\w+ --agent claude-code --auto-resume --retry-wait 20ms` \(next: T1 /,
     );
   });
 

@@ -40,8 +40,9 @@ const retryCommand = (id: string, o: RunFlags) =>
     o.executor ? `--executor ${o.executor}` : null,
     o.executorUrl ? `--executor-url ${o.executorUrl}` : null,
     o.dockerImage ? `--docker-image ${o.dockerImage}` : null,
-    // the same run waits for a limit again
+    // the same run waits for a limit again, its waits as long
     o.autoResume ? '--auto-resume' : null,
+    o.autoResume && o.retryWait ? `--retry-wait ${o.retryWait}` : null,
   ]
     .filter(Boolean)
     .join(' ');
