@@ -4,6 +4,7 @@ import {
   fsyncSync,
   mkdirSync,
   openSync,
+  readFileSync,
   readSync,
   renameSync,
   rmSync,
@@ -26,29 +27,61 @@ function fsyncDir(dir: string): void {
   }
 }
 
-/** Writes a file atomically: a temp file beside it, fsync, rename over the target, fsync the folder. */
-export function writeFileAtomic(path: string, text: string): void {
-  const dir = dirname(path);
-  mkdirSync(dir, { recursive: true });
-  const tmp = `${path}.${process.pid}.${++counter}.tmp`;
-  try {
-    const fd = openSync(tmp, 'w');
-    try {
-      writeSync(fd, text);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, path);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw e;
-  }
-  fsyncDir(dir);
+/** A file to write whole: its path and its text. */
+export interface FileText {
+  path: string;
+  text: string;
 }
 
-export const writeJsonAtomic = (path: string, value: unknown): void =>
-  writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
+/** Whether the file at `path` holds `text` already (false when it cannot be read). */
+function holds(path: string, text: string): boolean {
+  try {
+    return readFileSync(path, 'utf8') === text;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Writes files atomically, together: each to a temp file beside it (fsync), then each renamed over its target, then
+ * each folder fsynced once (one sync for the files of a folder, not one per file). A file that holds its text
+ * already is left as it is: no write, no sync. Each file is either its old or its new text after a crash; the files
+ * are not replaced as one.
+ */
+export function writeFilesAtomic(files: readonly FileText[]): void {
+  const changed = files.filter((f) => !holds(f.path, f.text));
+  const written: { tmp: string; path: string }[] = [];
+  try {
+    for (const { path, text } of changed) {
+      mkdirSync(dirname(path), { recursive: true });
+      const tmp = `${path}.${process.pid}.${++counter}.tmp`;
+      written.push({ tmp, path });
+      const fd = openSync(tmp, 'w');
+      try {
+        writeSync(fd, text);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    }
+    while (written.length) {
+      const { tmp, path } = written[0]!;
+      renameSync(tmp, path);
+      written.shift();
+    }
+  } finally {
+    for (const { tmp } of written) rmSync(tmp, { force: true });
+  }
+  for (const dir of new Set(changed.map((f) => dirname(f.path)))) fsyncDir(dir);
+}
+
+/** Writes a file atomically: a temp file beside it, fsync, rename over the target, fsync the folder. */
+export const writeFileAtomic = (path: string, text: string): void => writeFilesAtomic([{ path, text }]);
+
+/** A JSON document as Baton writes it: indented, a newline at the end. */
+export const jsonText = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
+
+export const writeJsonAtomic = (path: string, value: unknown): void => writeFileAtomic(path, jsonText(value));
 
 /** Whether a file's last byte is not a newline (a line cut short by a crash or a truncation). */
 function endsMidLine(fd: number): boolean {

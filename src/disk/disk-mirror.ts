@@ -10,7 +10,7 @@ import {
 } from '../core/index.js';
 import type { CommandRunner } from '../service/command-runner.js';
 import type { Store } from '../storage/store.js';
-import { appendLines, writeFileAtomic, writeJsonAtomic } from './atomic-file.js';
+import { appendLines, jsonText, writeFilesAtomic, type FileText } from './atomic-file.js';
 import { readEventLog } from './event-log-reader.js';
 import { eventLine } from './event-line.js';
 import { withLock } from '../storage/lock-file.js';
@@ -290,33 +290,37 @@ export class DiskMirror {
   ) {
     const p = runPaths(dir);
     const now = this.now();
+    // every document is written in one batch: a folder's files are synced with one sync of the folder
+    const docs: FileText[] = [];
+    const doc = (path: string, value: unknown) => docs.push({ path, text: jsonText(value) });
     const lastPerSession = new Map<number, SessionSnapshot>();
     const latest = state.last_snapshot && snapshots.get(state.last_snapshot.id);
     if (latest) lastPerSession.set(latest.session_number, latest);
     for (const e of events)
       if (e.type === 'snapshot.taken') lastPerSession.set(e.data.snapshot.session_number, e.data.snapshot);
-    for (const [session, snap] of lastPerSession) writeJsonAtomic(p.snapshot(session), snap);
+    for (const [session, snap] of lastPerSession) doc(p.snapshot(session), snap);
     const fromEvents: CheckpointRef[] = [];
     for (const e of events) if (e.type === 'checkpoint.created') fromEvents.push(e.data.checkpoint);
     const checkpoints = [...new Map([...known, ...fromEvents].map((c) => [c.name, c])).values()];
     for (const cp of checkpoints)
-      writeJsonAtomic(p.checkpoint(cp.name), {
+      doc(p.checkpoint(cp.name), {
         schema_version: 1,
         checkpoint: cp,
         snapshot: snapshots.get(cp.snapshot_id) ?? null,
       });
-    writeJsonAtomic(p.workflowState, workflowStateDoc(state));
-    writeJsonAtomic(p.taskGraph, taskGraphDoc(state));
+    doc(p.workflowState, workflowStateDoc(state));
+    doc(p.taskGraph, taskGraphDoc(state));
     if (
       !existsSync(p.plan) ||
       events.some((e) => e.type === 'workflow.created' || e.type === 'workflow.restored')
     )
-      writeFileAtomic(p.plan, state.plan);
-    writeJsonAtomic(p.liveState, liveStateDoc(state, now, checkpoints.length ? 'checkpoint' : 'action'));
-    if (recovery) writeJsonAtomic(p.recovery, recovery);
-    else rmSync(p.recovery, { force: true });
+      docs.push({ path: p.plan, text: state.plan });
+    doc(p.liveState, liveStateDoc(state, now, checkpoints.length ? 'checkpoint' : 'action'));
+    if (recovery) doc(p.recovery, recovery);
     const allActors = new Set([...actors, ...events.map((e) => e.actor)]);
-    writeJsonAtomic(p.manifest, manifestDoc(state, [...allActors], now, eventFiles));
+    doc(p.manifest, manifestDoc(state, [...allActors], now, eventFiles));
+    writeFilesAtomic(docs);
+    if (!recovery) rmSync(p.recovery, { force: true });
   }
 
   /** Writes a complete run folder for `events` into `dir` (`baton export`). */
