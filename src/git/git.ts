@@ -1,4 +1,5 @@
 import { git, tryGit } from './run-git.js';
+import { gitFolders, readHead } from './git-files.js';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -111,6 +112,10 @@ const DIRTY_FILE_BYTES = 1024 * 1024;
  */
 export async function gitStart(dir: string, opts: { dirty?: boolean } = {}): Promise<GitStart | null> {
   if (!opts.dirty) {
+    // read from git's files when they are the plain kind (no git process), else git is asked
+    const top = await findGitTop(dir).catch(() => null);
+    const read = top === null ? undefined : await readHead(top);
+    if (read) return read;
     const status = await tryGit(dir, ['status', '--porcelain=v2', '--branch', '--untracked-files=no']);
     if (status === null) return null;
     const head = parseBranchHeaders(status);
@@ -197,8 +202,12 @@ const IN_PROGRESS = [
 
 /** The merge, rebase, cherry-pick or revert git is in the middle of in the worktree (null: none, or not known). */
 async function operationInProgress(dir: string): Promise<GitConflict['operation']> {
-  // `--git-path` finds them in a linked worktree's own git folder too
-  const out = await tryGit(dir, ['rev-parse', ...IN_PROGRESS.flatMap(([file]) => ['--git-path', file])]);
+  // in the worktree's own git folder (a linked worktree's too): found on the file system, else where git says
+  const top = await findGitTop(dir).catch(() => null);
+  const own = top === null ? null : (await gitFolders(top))?.own;
+  const out = own
+    ? IN_PROGRESS.map(([file]) => join(own, file)).join('\n')
+    : await tryGit(dir, ['rev-parse', ...IN_PROGRESS.flatMap(([file]) => ['--git-path', file])]);
   if (out === null) return null;
   const paths = out.split('\n');
   const at = IN_PROGRESS.findIndex((_, i) => paths[i] && existsSync(resolve(dir, paths[i])));
@@ -428,16 +437,25 @@ export async function captureGitState(dir: string, start: WorkSpan | null): Prom
   // what git is asked after the status does not wait on each other: asked together
   const place = start?.place;
   const awayFromPlace = place && head.commit && head.branch !== place.branch && head.commit !== place.commit;
-  const [since, shortstat, work, held, operation] = await Promise.all([
+  // HEAD's subject: the newest commit listed since the start, unless HEAD is the start (nothing is listed then)
+  const subjectOf = (commit: string) =>
+    tryGit(dir, ['log', '-1', '--format=%s', commit]).then((s) => s?.trim().slice(0, SUBJECT_CHARS) ?? null);
+  const [since, shortstat, work, held, operation, startSubject] = await Promise.all([
     startCommit && head.commit && startCommit !== head.commit
       ? tryGit(dir, ['diff', '--name-only', '-z', startCommit, 'HEAD'])
       : null,
     dirty && head.commit
       ? tryGit(dir, ['diff', '--shortstat', 'HEAD', '--', ...block.map((p) => `:(top,literal,exclude)${p}`)])
       : null,
-    start && head.commit ? commitsAfter(dir, start, true) : null,
+    // HEAD still the start: no commit since, nothing to ask
+    start && head.commit
+      ? startCommit === head.commit
+        ? { listed: [], more: 0, began_at: start.at }
+        : commitsAfter(dir, start, true)
+      : null,
     awayFromPlace ? isAncestor(dir, place.commit) : null,
     operationInProgress(dir),
+    head.commit && (!start || startCommit === head.commit) ? subjectOf(head.commit) : null,
   ]);
   const conflict = conflictOf(all.unmerged, operation);
   const committed = new Set((since ?? '').split('\0').filter(Boolean));
@@ -450,14 +468,13 @@ export async function captureGitState(dir: string, start: WorkSpan | null): Prom
   const stat = (shortstat ?? '').trim();
   const untracked = entries.untracked ? `${entries.untracked} untracked` : '';
   const summary = dirty ? [stat, untracked].filter(Boolean).join(', ') : null;
-  // HEAD is the newest commit listed when the workflow made it; else git is asked
+  // HEAD is the newest commit listed when the workflow made it; else git is asked (at once when HEAD is the start)
   const newest = work?.listed.at(-1);
   const headSubject = !head.commit
     ? null
     : newest && head.commit.startsWith(newest.hash)
       ? newest.subject
-      : ((await tryGit(dir, ['log', '-1', '--format=%s', head.commit]))?.trim().slice(0, SUBJECT_CHARS) ??
-        null);
+      : (startSubject ?? (await subjectOf(head.commit)));
   return {
     state: {
       branch: head.branch ?? 'HEAD',

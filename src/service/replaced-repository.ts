@@ -29,6 +29,9 @@ export async function replacedRepository(
   const recorded = [w.git_start?.commit, ...w.checkpoints.map((c) => c.commit), head];
   const commits = [...new Set(recorded.filter((c): c is string => !!c))];
   if (commits.length === 0) return null;
+  // HEAD is one of them (the common case, read without starting git): the same repository
+  const now = (await git.gitStart(w.worktree))?.commit;
+  if (now && commits.includes(now)) return null;
   const here = await git.knownCommits(w.worktree, commits);
   // git cannot tell (not a repository now, git missing): nothing is decided on it
   if (here === null || here.length > 0) return null;
