@@ -102,10 +102,26 @@ export function apiErrorWords(text: string): string {
  * to be retried. The newer of the two when both were recorded; a limit whose reset is past at `now` is said so.
  */
 export function turnStop(summaries: Summaries | undefined, asked: Asked, now?: Date): string | null {
+  const by = turnStoppedBy(summaries, asked);
+  if (by === 'usage_limit') return limitStop(summaries, asked, now);
+  return by ? apiErrorStop(summaries, asked) : null;
+}
+
+/** What stopped the agent's last turn, while that holds (`turnStop` says it in words); a full context is told apart. */
+export type TurnStopper = 'api_error' | 'context_full' | 'usage_limit';
+
+/**
+ * What `turnStop` names as having stopped the agent's last turn: the API error it ended on (`context_full` when it is
+ * a full context's) or the usage limit, the newer of the two while it holds; null when neither does.
+ */
+export function turnStoppedBy(summaries: Summaries | undefined, asked: Asked): TurnStopper | null {
   const error = summaries?.api_error;
   const limit = summaries?.usage_limit;
+  if (!summaries) return null;
   const errorNewer = !limit || (error && Date.parse(error.timestamp) > Date.parse(limit.timestamp));
-  return (errorNewer ? apiErrorStop(summaries, asked) : null) ?? limitStop(summaries, asked, now);
+  if (errorNewer && error && !overSince(summaries, error, asked))
+    return isContextFull(error.text) ? 'context_full' : 'api_error';
+  return limit && !overSince(summaries, limit, asked) ? 'usage_limit' : null;
 }
 
 /**

@@ -948,8 +948,10 @@ describe('a turn a usage limit stopped', () => {
     expect(context).toMatch(
       /### Last State \(the agent's last message[^)]*\)\nHalf-way: the parser is done, the writer is next\./,
     );
+    // the limit cut the turn off: no reply, the request is still to be done (the prompt's hook ran after the times the
+    // transcript gives the agent's words, so none of them is recorded as said since it)
     expect(nextOf(context)).toBe(
-      `No task is recorded: go on from the user's latest request (Goal) and the last state. The previous session ended because: stopped by a usage limit of Claude Code, session 1, resets at ${reset}.`,
+      `No task is recorded, and the agent's turn on the user's latest request (Goal) was cut off before it said anything (by what: why the previous session ended, said next): go on with that request, first checking what of it already ran. The previous session ended because: stopped by a usage limit of Claude Code, session 1, resets at ${reset}.`,
     );
     expect(context.match(/usage limit/g)).toHaveLength(1);
     expect(context).not.toContain(notice);

@@ -712,6 +712,97 @@ describe('what to do next', () => {
     );
   });
 
+  it('without tasks, says a turn an API error or a usage limit cut off is no reply: the request is to go on', () => {
+    const live = { ...bigSnapshot(), trigger: 'manual' as const, pause_reason: null, next_task_id: null };
+    const none = { ...live, tasks: [], tasks_completed: 0, tasks_remaining: 0 };
+    const at = (s: number) => new Date(Date.parse(live.created_at) + s * 1000).toISOString();
+    const summary = (kind: 'last_message' | 'api_error' | 'usage_limit', text: string, s: number) => ({
+      id: `${kind}-${s}`,
+      timestamp: at(s),
+      kind,
+      text,
+      source: 'claude-code',
+      session_number: 1,
+    });
+    const said = summary('last_message', 'The parser is written; now the writer.', 5);
+    const cut = (stop: ReturnType<typeof summary>) => ({
+      ...none,
+      summaries: { compaction: null, last_message: said, [stop.kind]: stop },
+    });
+    // the agent's words were said on the way: the turn ended on the error, not on them
+    const error = summary('api_error', 'API Error: Request timed out', 9);
+    expect(next(cut(error))).toBe(
+      "No task is recorded, and the agent's turn on the user's latest request (Goal) was cut off (by what: why the previous session ended, said next): go on with that request from where the Last State shows it had got to, first checking what of it already ran. The previous session ended because: the last turn ended on an API error (API Error: Request timed out): the request it was on may not have been carried out; retry it.",
+    );
+    const full = summary('api_error', 'Prompt is too long', 9);
+    expect(next(cut(full))).toMatch(
+      /was cut off \(by what: .+\): go on with that request from where.+ The previous session ended because: the agent's context filled up on the last turn/,
+    );
+    const limit = summary('usage_limit', "You've hit your limit · resets 3pm (UTC)", 9);
+    expect(next(cut(limit))).toMatch(
+      /^No task is recorded, and the agent's turn on the user's latest request \(Goal\) was cut off \(by what: why the previous session ended, said next\): go on with that request from where the Last State shows it had got to, first checking what of it already ran\. The previous session ended because: stopped by a usage limit of Claude Code, session 1, resets at 3pm \(UTC\)\.$/,
+    );
+    const json = compileResumeContext(cut(limit), 4);
+    expect(json.next).toMatchObject({ answered: false, cut_off: { by: 'usage_limit', said: true } });
+    // the user asked again after the agent's last word, and the limit stopped that turn before it said anything
+    const asked = saidAfter(at(5), 'r2', 'add a header row');
+    const silent = { ...cut(summary('usage_limit', limit.text, 70)), requests: [asked] };
+    expect(next(silent)).toMatch(
+      /^No task is recorded, and the agent's turn on the user's latest request \(the last of the Later requests, under Goal\) was cut off before it said anything \(by what: why the previous session ended, said next\): go on with that request, first checking what of it already ran\./,
+    );
+    // the agent said more after the error (a retry went through): that is its reply, and the error is over
+    const later = {
+      ...cut(error),
+      summaries: { ...cut(error).summaries, last_message: { ...said, timestamp: at(20) } },
+    };
+    expect(next(later)).toBe(
+      "No task is recorded, and the agent's last message (Last State) replies to the user's latest request: unless it names work left, ask the user what comes next.",
+    );
+  });
+
+  it('with every task done, a turn on a newer request that an API error cut off is that request to do first', () => {
+    const live = { ...bigSnapshot(), trigger: 'manual' as const, pause_reason: null };
+    const timed = live.tasks.map((t) => ({
+      ...t,
+      status: 'done' as const,
+      ended_at: '2026-01-01T10:00:00.000Z',
+      started_at: '2026-01-01T09:00:00.000Z',
+    }));
+    const request = {
+      id: 'r2',
+      timestamp: '2026-01-01T11:00:00.000Z',
+      at: '2026-01-01T11:00:00.000Z',
+      session_number: 1,
+      source: null,
+      text: 'write the release notes',
+    };
+    const message = (kind: 'last_message' | 'api_error', text: string, timestamp: string) => ({
+      id: kind,
+      timestamp,
+      kind,
+      text,
+      source: 'claude-code',
+      session_number: 1,
+    });
+    const snap = {
+      ...live,
+      tasks: timed,
+      next_task_id: null,
+      tasks_completed: 42,
+      tasks_remaining: 0,
+      requests: [request],
+      summaries: {
+        compaction: null,
+        last_message: message('last_message', 'Drafting the notes now.', '2026-01-01T11:05:00.000Z'),
+        api_error: message('api_error', 'API Error: Connection error.', '2026-01-01T11:06:00.000Z'),
+      },
+    };
+    // not "replies to it": the turn on it was cut off, so it is still to be done
+    expect(next(snap)).toBe(
+      'Every task is done; unless done above, go on from the latest request (the last of the Later requests, under Goal), newer than the task list. The previous session ended because: the last turn ended on an API error (API Error: Connection error.): the request it was on may not have been carried out; retry it.',
+    );
+  });
+
   it('sends the agent to the Warnings first when there are any: they may change what follows', () => {
     const warned = fitResumeContext(
       bigSnapshot(),

@@ -480,6 +480,13 @@ function nextWork(c: ResumeContext): string {
     return `Task "${c.next.task_id}: ${c.next.title}" failed${failed.reason ? ` (${clip(quote(failed.reason), 160)})` : ''}: find out why and fix it before running it again.`;
   if (task) return `Continue from ${task}.`;
   if (p.total === 0) {
+    // an API error or a usage limit cut the turn off: its last message was said on the way, no reply; the request
+    // still stands. What cut it off, and how to go on past that, is said once: as why the previous session ended
+    const cut = c.next.cut_off;
+    if (cut) {
+      const reached = cut.said ? ` from where ${theLast} shows it had got to` : '';
+      return `No task is recorded, and the agent's turn on the user's latest request (${where}) was cut off${cut.said ? '' : ' before it said anything'} (by what: why the previous session ended, said next): go on with that request${reached}, first checking what of it already ran.`;
+    }
     // cut in the middle of the agent's turn: what it announced last is under way, and perhaps not done
     if (left === 'mid_turn' && c.last_state?.kind === 'last_message')
       return `No task is recorded, and the session ended in the middle of the agent's turn: finish what ${theLast} says it was doing for the user's latest request (${where}), first checking whether any of it already ran.`;

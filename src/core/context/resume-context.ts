@@ -5,7 +5,7 @@ import { conflictWords } from '../git-conflict.js';
 import type { SessionSnapshot } from '../schemas/snapshot.js';
 import type { WorkflowState } from '../schemas/state.js';
 import { isTerminal, type TerminalStatus } from '../workflow-machine.js';
-import { turnStop } from '../turn-stop.js';
+import { turnStop, turnStoppedBy, type TurnStopper } from '../turn-stop.js';
 import { onlyGoesOn } from '../requests/request-text.js';
 import {
   alreadyDone,
@@ -298,8 +298,17 @@ export interface ResumeContext {
      * "Verification passed").
      */
     list_behind: boolean;
-    /** The agent's last message is newer than the user's latest request: its reply to it (the Last State). */
+    /**
+     * The agent's last message is newer than the user's latest request, and its turn was not cut off after it
+     * (`cut_off`): its reply to it (the Last State).
+     */
     answered: boolean;
+    /**
+     * Something other than the agent cut off its turn on the user's latest request, and nothing was said or asked
+     * since (`turnStoppedBy`): an API error, a full context, a usage limit (`by`); `said`: the agent's last message
+     * came in that turn, so it tells how far the turn got. The request is still to be carried out. Absent otherwise.
+     */
+    cut_off?: { by: TurnStopper; said: boolean };
     /**
      * The user's latest word is a go-ahead ("approved", "yep let's do it") said after the agent's last message: their
      * answer to what it proposed or asked, in their words (the Goal leaves go-aheads out). Null otherwise.
@@ -388,11 +397,23 @@ function requestAfterList(snap: SessionSnapshot): boolean {
 }
 
 /** Whether the agent's last message came after the user's latest request (or the issue, when nothing came later). */
-function answered(snap: SessionSnapshot): boolean {
+function saidSinceAsked(snap: SessionSnapshot): boolean {
   const said = lastSaidAt(snap);
   const asked = latestRequestAt(snap);
   return said !== null && (asked === null || said >= asked);
 }
+
+/** What cut off the agent's turn on the latest request (an API error, a usage limit), while that holds, or null. */
+function cutOff(snap: SessionSnapshot): { by: TurnStopper; said: boolean } | null {
+  const by = turnStoppedBy(snap.summaries, snap.requests.at(-1));
+  return by ? { by, said: saidSinceAsked(snap) } : null;
+}
+
+/**
+ * Whether the agent's last message replies to the user's latest request: it came after it, and the turn ended on it,
+ * not cut off after it by an API error or a usage limit (a message on the way is no reply).
+ */
+const answered = (snap: SessionSnapshot) => saidSinceAsked(snap) && !cutOff(snap);
 
 /** Where the imported session was recorded, when not here (`git.recorded`): another folder, or another branch. */
 function recordedApart(place: RecordedPlace | null, branch: string | null) {
@@ -474,6 +495,7 @@ export function compileResumeContext(
   const since = finished
     ? null
     : commitsSinceStarted(next, snap.side_effects ?? [], limits.commit_subject_chars);
+  const cut = cutOff(snap);
   return {
     schema_version: 1,
     workflow_id: snap.workflow_id,
@@ -594,6 +616,7 @@ export function compileResumeContext(
       request_after_list: limits.newer_request_note > 0 && requestAfterList(snap),
       list_behind: listBehind(snap),
       answered: answered(snap),
+      ...(cut ? { cut_off: cut } : {}),
       ...goAhead(snap),
       notes_file: limits.notes_file > 0 ? notesFileOf(snap.side_effects ?? []) : null,
       ...(since ? { commits_since_start: since } : {}),
