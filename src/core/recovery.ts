@@ -145,9 +145,13 @@ export function recoveryOptions(
   }
   // The folded state is saved with every commit, so the live state loses no recorded action. What it cannot have
   // is the agent's work after its last event: from that event to the last sign of life before the stop.
+  // A live-state save later than the last event counts only while the workflow runs: once it is stopped, a save
+  // (the one debounced after the stopping commit) holds nothing the stop did not, and the options must stay what
+  // recovery.json said at that commit, as no event comes with the save to write the file again.
   const known = s.interruption?.last_known_state.last_activity ?? null;
   const lastSeen = s.interruption?.last_heartbeat ?? null;
-  const savedAt = known ?? (liveSavedAt && liveSavedAt > s.updated_at ? liveSavedAt : s.updated_at);
+  const laterSave = liveSavedAt && liveSavedAt > s.updated_at && !isResumable(s.status) ? liveSavedAt : null;
+  const savedAt = known ?? laterSave ?? s.updated_at;
   const unsaved =
     known && lastSeen ? Math.max(0, Math.round((Date.parse(lastSeen) - Date.parse(known)) / 1000)) : null;
   options.push({

@@ -45,7 +45,7 @@ async function crashedAfterCommit(recoveryPlan: 'service' | 'failing') {
     string,
     unknown
   >;
-  return { svc, store, ref, wf, file };
+  return { svc, store, ref, wf, file, clock };
 }
 
 it('recovery.json says what `baton recover` says: the live state, as the checkpoint would move a commit off the branch', async () => {
@@ -62,5 +62,20 @@ it('when the options cannot be planned, recovery.json holds the plan from the st
   expect(file.planning_error).toBe(
     `cannot plan the recovery (the store is gone): \`baton recover -w ${wf}\` lists the options`,
   );
+  await store.close();
+});
+
+it('recovery.json stays what `baton recover` says once the live state of the stopped workflow is saved, later', async () => {
+  const { svc, store, ref, wf, file, clock } = await crashedAfterCommit('service');
+  // The service saves the live state a second after a commit (debounced, see LiveStates) when its process lives that
+  // long: a server, or a command still busy with git. That save writes no event, so recovery.json is not written
+  // again: what `baton recover` says must not change with it (the save holds nothing the stop did not).
+  clock.advance(5_000);
+  const version = (await svc.resolve(ref)).version;
+  for (let waited = 0; (await store.loadLiveState(wf))?.version !== version; waited += 50) {
+    expect(waited, 'the debounced live-state save of the interrupted workflow').toBeLessThan(30_000);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  expect(file).toEqual(JSON.parse(JSON.stringify(await svc.recoveryOptions(ref))));
   await store.close();
 });
