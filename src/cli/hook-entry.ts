@@ -23,8 +23,7 @@ import { spuriousStartup } from '../integrations/hooks/resumed-launch.js';
 import { subAgentFileOf } from '../integrations/hooks/sub-agent-call.js';
 import {
   detectAgent,
-  hookBudgetMs,
-  sessionEndBudget,
+  hookBudget,
   hookEventsFor,
   isHookEvent,
   hookEventNamed,
@@ -337,16 +336,20 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
       });
   }
 
-  const budget = hookBudgetMs(agent, event, io.env);
-  const shared = sessionEndBudget(agent, event, io.env);
+  let budget: ReturnType<typeof hookBudget>;
+  try {
+    budget = hookBudget(agent, event, io.env);
+  } catch (e) {
+    return finish({ outcome: 'failed', note: errorLine(e), output: null });
+  }
   const timer = setTimeout(() => {
     finish({
       outcome: 'timeout',
-      note: `no answer within ${budget / 1000} s${shared && budget < hookBudgetMs(agent, event) ? ` (${shared.why})` : ''}; what it did so far is kept`,
+      note: `no answer within ${budget.ms / 1000} s${budget.why ? ` (${budget.why})` : ''}; what it did so far is kept`,
       output: null,
     });
     process.exit(0);
-  }, budget);
+  }, budget.ms);
   timer.unref();
   try {
     await interpretSchemas();

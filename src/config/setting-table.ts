@@ -39,6 +39,8 @@ export const SETTINGS = {
     'checkpoint_interval',
   ),
   injectMaxChars: def('inject max chars', '--inject-max-chars', 'BATON_INJECT_MAX_CHARS', 'inject_max_chars'),
+  // how long a hook works before it answers with what it did so far (tests; read by the hook itself, see hookBudget)
+  hookBudget: def('hook budget', null, 'BATON_HOOK_BUDGET', null),
   // a Baton server the commands talk to instead of the local store (docs/server.md); a file names neither
   server: def('server', '--server', 'BATON_URL', null),
   token: def('token', null, 'BATON_TOKEN', null),

@@ -772,7 +772,9 @@ describe("a pause asked for while the agent's turn is under way and no task is i
   });
 
   it("takes effect when the user interrupts the Codex turn (its Interrupt hook, Esc), and Codex's SessionEnd ends the session", async () => {
-    const { repo, baton, status } = workspace();
+    // Codex's SessionEnd works 2 s at most (hookBudget): on a loaded machine its import, checkpoint and session end
+    // take longer, so the hooks here get a minute; the 2 s themselves are hook-payload.test.ts's
+    const { repo, baton, status } = workspace({ BATON_HOOK_BUDGET: '60s' });
     const { upTo, codex, said } = codexSession(repo, baton);
     upTo(21);
     await codex('SessionStart', { source: 'startup' });

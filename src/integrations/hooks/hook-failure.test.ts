@@ -185,6 +185,12 @@ describe('the next step of a failed hook', () => {
     expect(hookFailureStep('SessionEnd', plugin)).toMatch(
       /^give SessionEnd hooks more time: set CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS=30000 in the environment Claude Code starts from /,
     );
+    // a budget set by hand ran out: it is the variable to change
+    const set: HookRecord = {
+      ...failed('no answer within 1 s (BATON_HOOK_BUDGET is 1s); what it did so far is kept'),
+      outcome: 'timeout',
+    };
+    expect(hookFailureStep('Stop', set)).toMatch(/^BATON_HOOK_BUDGET, .*: unset it .* or make it longer$/);
     expect(hookFailureStep('Stop', failed('SQLITE_BUSY: database is locked'))).toMatch(
       /^another process kept Baton's SQLite database locked longer than the hook waits .*: end that transaction or close it; the next hook reads what this one missed from the transcript$/,
     );

@@ -119,7 +119,10 @@ export function hookFailureStep(
     case 'store':
       return `the hook could not open Baton's store: if \`baton doctor\` opens it (no problem above says otherwise), ${agent} starts its hooks with other settings than this shell: give them the same (BATON_HOME, BATON_DATABASE_URL or BATON_URL in its environment, --home, --database or --server on the hook line)`;
     case 'timeout':
-      // Claude Code's short SessionEnd budget (hookBudgetMs): more time is the fix
+      // a budget set by hand (hookBudget): it is what ran out
+      if (/BATON_HOOK_BUDGET/.test(r.note))
+        return 'BATON_HOOK_BUDGET, in the environment the agent starts its hooks with, gave the hook that time: unset it (each hook then works for its timeout less a reserve) or make it longer';
+      // Claude Code's short SessionEnd budget (hookBudget): more time is the fix
       if (/CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS|Claude Code gives SessionEnd hooks/.test(r.note))
         return "give SessionEnd hooks more time: set CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS=30000 in the environment Claude Code starts from (or wire Baton with `baton init` in place of the plugin: its hooks' timeouts raise the budget); a session end that did not finish is taken up by the next session start";
       return `a store slow to answer (a Baton server far away, a database on a busy disk) or a long transcript to import makes a hook run out of time: if it happens again, check that \`baton list\` answers quickly here`;

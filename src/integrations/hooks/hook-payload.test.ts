@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   detectAgent,
-  hookBudgetMs,
+  hookBudget,
   sessionEndBudget,
   hookEventNamed,
   hookEventsFor,
@@ -9,6 +9,8 @@ import {
   parsePayload,
   sessionIdFromTranscript,
 } from './hook-payload.js';
+
+const hookBudgetMs = (...a: Parameters<typeof hookBudget>) => hookBudget(...a).ms;
 
 const parse = (raw: string) => {
   const r = parsePayload(raw, '/work/here');
@@ -132,5 +134,27 @@ describe('hook timeouts and budgets', () => {
     expect(hookBudgetMs('claude-code', 'SessionEnd', {})).toBe(25000);
     expect(hookBudgetMs('claude-code', 'Stop', plugin)).toBe(25000);
     expect(sessionEndBudget('codex', 'SessionEnd', plugin)).toBeNull();
+  });
+
+  it('give every hook the one BATON_HOOK_BUDGET sets in their place, naming it; refuse one that is no duration', () => {
+    const set = { BATON_HOOK_BUDGET: '60s', CLAUDE_PLUGIN_ROOT: '/p/baton' };
+    expect(hookBudget('codex', 'SessionEnd', set)).toEqual({ ms: 60_000, why: 'BATON_HOOK_BUDGET is 60s' });
+    expect(hookBudget('claude-code', 'SessionEnd', set)).toEqual({
+      ms: 60_000,
+      why: 'BATON_HOOK_BUDGET is 60s',
+    });
+    expect(hookBudget('claude-code', 'Stop', { BATON_HOOK_BUDGET: '500ms' }).ms).toBe(500);
+    // unset or empty: each agent's own, and why only where it is not the hook's own timeout less its reserve
+    expect(hookBudget('codex', 'SessionEnd', { BATON_HOOK_BUDGET: '' })).toEqual({ ms: 2000, why: null });
+    expect(hookBudget('claude-code', 'SessionEnd', { CLAUDE_PLUGIN_ROOT: '/p/baton' })).toEqual({
+      ms: 1200,
+      why: "Claude Code gives SessionEnd hooks 1.5 s, and a plugin's timeout does not raise it",
+    });
+    expect(() => hookBudget('codex', 'SessionEnd', { BATON_HOOK_BUDGET: 'soon' })).toThrow(
+      'hook budget (variable BATON_HOOK_BUDGET) "soon" is not a duration; write it like 30s, 5m, 12h, 30d or 2w',
+    );
+    expect(() => hookBudget('codex', 'SessionEnd', { BATON_HOOK_BUDGET: '0' })).toThrow(
+      'hook budget "0" must be longer than 0 (variable BATON_HOOK_BUDGET): unset it, or write it like 60s',
+    );
   });
 });

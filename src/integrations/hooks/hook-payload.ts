@@ -1,3 +1,7 @@
+import { SETTINGS } from '../../config/setting-table.js';
+import { parseDuration } from '../../core/duration.js';
+import { invalidInput } from '../../core/errors.js';
+
 /**
  * What an agent writes on a hook's stdin, read without a schema library (a hook must start fast). The input is
  * open: unknown fields and unknown values (a new `source`, a new `reason`) are accepted and passed along, never a
@@ -86,19 +90,33 @@ export function sessionEndBudget(
 }
 
 /**
- * How long a hook works before it answers with what it did so far: its timeout, less what it keeps in reserve (for
- * Claude Code's SessionEnd, the shared budget when it is shorter, less a fifth of it).
+ * How long a hook works before it answers with what it did so far, in ms, and why when it is not its own: its timeout,
+ * less what it keeps in reserve (for Claude Code's SessionEnd, the shared budget when it is shorter, less a fifth of
+ * it); BATON_HOOK_BUDGET in place of all that when set (a duration). That one is for tests on a loaded machine, where
+ * Codex's SessionEnd would not end in its 2 s: an agent still stops its hook at its own timeout, whatever it says.
+ * Read here, not through the settings reader, which loads Baton's core: the hook's entry must start fast.
  */
-export const hookBudgetMs = (
+export function hookBudget(
   agent: HookAgent,
   event: HookEvent,
   env: Record<string, string | undefined> = {},
-): number => {
+): { ms: number; why: string | null } {
+  const { label, variable } = SETTINGS.hookBudget;
+  const set = env[variable];
+  if (set) {
+    const ms = parseDuration(set, `${label} (variable ${variable})`);
+    if (ms <= 0)
+      throw invalidInput(
+        `${label} "${set}" must be longer than 0 (variable ${variable}): unset it, or write it like 60s`,
+      );
+    return { ms, why: `${variable} is ${set}` };
+  }
   const timeout = hookTimeoutFor(agent, event);
   const own = (timeout > 5 ? timeout - 5 : timeout - 1) * 1000;
   const shared = sessionEndBudget(agent, event, env);
-  return shared && shared.ms < timeout * 1000 ? Math.min(own, Math.round(shared.ms * 0.8)) : own;
-};
+  const ms = shared && shared.ms < timeout * 1000 ? Math.min(own, Math.round(shared.ms * 0.8)) : own;
+  return { ms, why: shared && ms < own ? shared.why : null };
+}
 
 export const isHookEvent = (name: string): name is HookEvent =>
   (codexHookEvents as readonly string[]).includes(name);
