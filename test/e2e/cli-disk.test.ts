@@ -287,6 +287,9 @@ describe('baton CLI: files on disk', () => {
       // the age in the CLI's one span format
       expect(text).toMatch(/^live state: saved \S+ \(\d+m\d{2}s ago\)$/m);
     },
+    // some twenty commands, each a process of its own: 35-42 s on a 2-core machine at load 10, past the 60 s default
+    // there with another test file running beside it
+    180_000,
   );
 
   it('prints the resume report in the terminal and as a report field with --json', async () => {
