@@ -53,7 +53,10 @@ export const ToolInfo = z.object({
   interrupted: z.boolean().optional(),
   /** The command was still running when this output was read (a Codex poll): a later result says how it ended. */
   running: z.boolean().optional(),
-  /** The call that read this output when it is not the one that ran (a Codex `write_stdin` poll): it answers both. */
+  /**
+   * The call that read this output when it is not the one that ran (a Codex `write_stdin` poll, a Claude Code
+   * TaskOutput / BashOutput read of a background command that ended): it answers both.
+   */
   polled_by: z.string().optional(),
   /**
    * A code-mode cell whose commands are recorded as entries of their own (Codex's CommandExecution items, with their

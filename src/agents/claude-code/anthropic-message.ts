@@ -136,11 +136,12 @@ export const startedPattern = /running in background with ID: (\w+)/;
 /**
  * A read of a background command that has ended (TaskOutput in 2.1.x, BashOutput in 2.0.x: `<status>completed|failed
  * </status>` and `<exit_code>N</exit_code>` in the result) reports on the call that started the command: the result
- * carries that call's id, so its command, its exit code and its failure are read as that command's. A read while
- * it still runs stays the read's own.
+ * carries that call's id, so its command, its exit code and its failure are read as that command's, and names the
+ * read (`polled_by`), which returned with it. A read while it still runs stays the read's own.
  */
 function backgroundEnd(
   builder: TranscriptBuilder,
+  readId: string | undefined,
   call: { name: string | null; input: unknown } | undefined,
   text: string,
 ): ToolInfo | null {
@@ -160,6 +161,8 @@ function backgroundEnd(
     input: null,
     is_error: failed,
     exit_code: exitCode ?? (failed ? null : 0),
+    // the read returned too: its answer is the command's end
+    ...(readId && readId !== origin ? { polled_by: readId } : {}),
   };
 }
 
@@ -196,7 +199,7 @@ export function addMessageContent(
       const isShell = call?.name === 'Bash' || call === undefined;
       const started = isShell ? startedPattern.exec(text.slice(0, 300))?.[1] : undefined;
       if (started && block.tool_use_id) builder.startedInBackground(started, block.tool_use_id);
-      const ended = backgroundEnd(builder, call, text);
+      const ended = backgroundEnd(builder, block.tool_use_id, call, text);
       builder.add({
         ...base,
         role: 'tool',

@@ -166,6 +166,33 @@ describe("the agent's last word", () => {
     expect(last?.text).not.toContain('write_stdin');
   });
 
+  it('takes a read of a background command that ended (TaskOutput) as returned, not as a call left open', () => {
+    const said = JSON.stringify({
+      type: 'assistant',
+      message: {
+        id: 'm1',
+        role: 'assistant',
+        content: [{ type: 'text', text: 'The tests run; I will read them.' }],
+      },
+    });
+    const ended =
+      '<task_id>abc123</task_id>\n<status>completed</status>\n<exit_code>0</exit_code>\n<output>ok</output>';
+    const text = [
+      JSON.stringify({ type: 'user', message: { role: 'user', content: 'run the tests' } }),
+      ...claudeTool(
+        'b1',
+        'Bash',
+        { command: 'npm test', run_in_background: true },
+        'Command running in background with ID: abc123',
+      ),
+      said,
+      ...claudeTool('r1', 'TaskOutput', { task_id: 'abc123' }, ended),
+    ].join('\n');
+    const last = lastWord(text);
+    expect(last).toMatchObject({ line: 4, kind: 'last_message' });
+    expect(last?.text).not.toContain('before this call returned');
+  });
+
   it("reads a Codex message said on its way (phase commentary) as mid-turn, its final answer as the turn's end", () => {
     const text = readCorpus('codex/jdx-usage/0/full.jsonl');
     const lastOf = (n: number) =>
