@@ -50,6 +50,29 @@ describe('parseCodexRollout on real rollouts', () => {
     expect(patch?.text).toContain('*** Begin Patch');
   });
 
+  it("reads a poll of a session whose exit a poll already read as that poll's own, not as the command's", () => {
+    const item = (payload: object) =>
+      JSON.stringify({ timestamp: '2026-05-11T11:27:00.000Z', type: 'response_item', payload });
+    const call = (id: string, name: string, args: object) =>
+      item({ type: 'function_call', name, arguments: JSON.stringify(args), call_id: id });
+    const output = (id: string, out: string) =>
+      item({ type: 'function_call_output', call_id: id, output: out });
+    const text = [
+      call('build', 'exec_command', { cmd: 'npm run build' }),
+      output('build', 'Process running with session ID 7\nOutput:\nbuilding'),
+      call('poll', 'write_stdin', { session_id: 7, chars: '' }),
+      output('poll', 'Process exited with code 0\nOutput:\nbuilt'),
+      call('again', 'write_stdin', { session_id: 7, chars: '' }),
+      output('again', 'write_stdin failed: Unknown process id 7'),
+    ].join('\n');
+    const results = parseCodexRollout(text).entries.filter((e) => e.kind === 'tool_result');
+    expect(results.map((e) => [e.tool?.id, e.tool?.name, e.tool?.exit_code])).toEqual([
+      ['build', 'exec_command', null],
+      ['build', 'exec_command', 0],
+      ['again', 'write_stdin', null],
+    ]);
+  });
+
   it('reads a rollout without token counts and its failing ps command', () => {
     const t = parseCodexRollout(readCorpus(demo));
     expect(t.usage.llm_calls).toBe(0);

@@ -223,6 +223,10 @@ export class CodexRolloutParser extends JsonlParser {
     const origin = originId ? this.builder.toolCall(originId) : undefined;
     if (out.running_session !== null && originId) this.sessions.set(out.running_session, originId);
     if (out.running_cell !== null && originId) this.cells.set(out.running_cell, originId);
+    // a poll that read the command's exit (a wait that read the cell's end): no later poll reads that session (cell)
+    if (polled !== null && out.running_session === null && out.exit_code !== null)
+      this.sessions.delete(polled);
+    if (waited !== null && out.running_cell === null) this.cells.delete(waited);
     if (originId !== null && originId === this.openCell && out.running_cell === null) this.openCell = null;
     // a cell whose commands are entries of their own: what it printed, its commands' exit codes with them
     const apart = originId !== null && this.cellsApart.has(originId);
