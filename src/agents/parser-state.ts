@@ -44,35 +44,48 @@ export const BuilderState = z.object({
     .optional(),
   anonymous_calls: count,
   compactions: count,
+  /**
+   * The tool calls a later line may refer to (`TranscriptBuilder.carriedCalls`), inputs slimmed. A state kept before
+   * `open_calls` was carried the latest 200 calls, every one: they are read, and count as answered (an import reads
+   * on at a Stop, when every call of the turn has its result).
+   */
   tool_calls: z.array(z.tuple([z.string(), z.object({ name: z.string().nullable(), input: z.unknown() })])),
+  /** The calls of `tool_calls` whose result has not come yet. */
+  open_calls: z.array(z.string()).default([]),
+  /** The calls of `tool_calls` a later line may report on after their result came (`TranscriptBuilder.holdCall`). */
+  held_calls: z.array(z.string()).default([]),
   /** Background tasks (Claude Code's task id) and the tool call that started them. */
   background: z.array(z.tuple([z.string(), z.string()])).default([]),
 });
 export type BuilderState = z.infer<typeof BuilderState>;
 
-/** The parts of a tool input later lines can refer to: commands, paths, session ids (long contents are dropped). */
-export function slimInput(input: unknown): unknown {
+/**
+ * The parts of a tool input later lines can refer to: commands, paths, session ids. Strings are cut to `max`
+ * characters, arrays of strings longer than that and nested objects are dropped.
+ */
+export function slimInput(input: unknown, max = 2000): unknown {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    return typeof input === 'string' ? input.slice(0, 2000) : input;
+    return typeof input === 'string' ? input.slice(0, max) : input;
   }
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(input as Record<string, unknown>)) {
-    if (typeof v === 'string') out[k] = v.length > 2000 ? v.slice(0, 2000) : v;
+    if (typeof v === 'string') out[k] = v.length > max ? v.slice(0, max) : v;
     else if (typeof v === 'number' || typeof v === 'boolean' || v === null) out[k] = v;
-    else if (Array.isArray(v) && v.every((x) => typeof x === 'string') && v.join(' ').length <= 2000)
+    else if (Array.isArray(v) && v.every((x) => typeof x === 'string') && v.join(' ').length <= max)
       out[k] = v;
   }
   return out;
 }
 
-/** The latest `max` entries of a map, with slimmed inputs. */
-export function cappedEntries(
+/** The calls of `map` that `kept` names (each with how long a string of its input may stay), in the map's order. */
+export function slimCalls(
   map: Map<string, { name: string | null; input: unknown }>,
-  max: number,
+  kept: ReadonlyMap<string, number>,
 ): [string, { name: string | null; input: unknown }][] {
-  return [...map.entries()]
-    .slice(-max)
-    .map(([id, call]) => [id, { name: call.name, input: slimInput(call.input) }]);
+  return [...map.entries()].flatMap(([id, call]): [string, { name: string | null; input: unknown }][] => {
+    const max = kept.get(id);
+    return max === undefined ? [] : [[id, { name: call.name, input: slimInput(call.input, max) }]];
+  });
 }
 
 /** A format parser's own carry-over beside the builder's. */

@@ -22,6 +22,10 @@ const waits = new Set(['wait', 'wait_agent']);
  */
 const launched = /^\s*(?:Async agent launched|Spawned successfully)\b/;
 
+/** A sub-agent call (Claude Code's `Task` / `Agent`) whose result says only that the sub-agent started: it runs on. */
+export const runsOn = (tool: string | null | undefined, result: string): boolean =>
+  agentTools.has(tool ?? '') && launched.test(result);
+
 /** What Claude Code appends to a sub-agent's answer: the id to resume it by, and what it used. */
 const trailer = /\n*agentId: [^\n]*(?:\n<usage>[^]*?<\/usage>)?\s*$/;
 
@@ -72,7 +76,7 @@ export function answersIn(e: TranscriptEntry): SubAgentAnswer[] {
   const at = (agent: string, text: string) => [{ line: e.line, agent, text: text.trim() }];
   if (e.kind === 'tool_result' && e.tool?.is_error !== true) {
     const input = e.tool?.input as { description?: unknown; subagent_type?: unknown } | null;
-    if (agentTools.has(e.tool?.name ?? '') && !launched.test(e.text)) {
+    if (agentTools.has(e.tool?.name ?? '') && !runsOn(e.tool?.name, e.text)) {
       const agent =
         typeof input?.description === 'string' ? input.description : String(input?.subagent_type ?? 'agent');
       const text = e.text.replace(trailer, '');

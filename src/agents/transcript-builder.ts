@@ -12,7 +12,7 @@ import type {
   TranscriptFormat,
   TranscriptUsage,
 } from './transcript-types.js';
-import { BuilderState, cappedEntries } from './parser-state.js';
+import { BuilderState, slimCalls } from './parser-state.js';
 import { withoutTerminalCodes } from './terminal-codes.js';
 
 /** Token counts of one model call, in the normalised convention (input excludes cached prompt parts). */
@@ -114,6 +114,18 @@ export function cutMiddle(text: string, max: number): string {
 /** How many of a transcript's latest model calls its state names, for other transcripts to find their copies. */
 export const RECENT_CALLS_KEPT = 16;
 
+/**
+ * What a state carries of the tool calls read: those a later line refers to (a call whose result has not come, one a
+ * later line reports on after its result: a background command, a PTY session, a code cell, a sub-agent left running),
+ * the latest 50 of each kind, their inputs' strings cut at 2,000 characters; and, in case a line refers to another, the
+ * latest 10 calls whatever they are, their strings cut at 200 (paths, commands, ids). Each import of a followed session
+ * stores this state: the 200 latest calls with long inputs it carried before made 85 KB of a 1,900-line session's.
+ */
+const REFERRED_CALLS_KEPT = 50;
+const LATEST_CALLS_KEPT = 10;
+const REFERRED_INPUT_CHARS = 2000;
+const LATEST_INPUT_CHARS = 200;
+
 /** A model call's id as states keep it: its last characters, random enough to tell calls apart. */
 export const callKey = (id: string): string => id.slice(-12);
 
@@ -156,6 +168,10 @@ export class TranscriptBuilder {
   private lastCall: string | null = null;
   private readonly toolsOf = new Map<string, number>();
   private readonly toolCalls = new Map<string, { name: string | null; input: unknown }>();
+  /** The tool calls whose result has not come yet, oldest first. */
+  private readonly openCalls = new Set<string>();
+  /** The tool calls a later line may report on after their result came (`holdCall`), oldest first. */
+  private readonly heldCalls = new Set<string>();
   private readonly background = new Map<string, string>();
   /** Calls of earlier pieces, already summed: only the latest call can still grow (its lines may continue). */
   private closedSums: CallUsage = zero();
@@ -202,11 +218,16 @@ export class TranscriptBuilder {
     if (tool && input.kind === 'tool_call') {
       this.toolCallCount += 1;
       if (this.lastCall !== null) this.toolsOf.set(this.lastCall, (this.toolsOf.get(this.lastCall) ?? 0) + 1);
-      if (tool.id) this.toolCalls.set(tool.id, { name: tool.name, input: tool.input });
+      if (tool.id) {
+        this.toolCalls.set(tool.id, { name: tool.name, input: tool.input });
+        this.openCalls.add(tool.id);
+      }
     }
-    if (tool && input.kind === 'tool_result' && tool.id) {
-      const call = this.toolCalls.get(tool.id);
+    if (tool && input.kind === 'tool_result') {
+      const call = tool.id ? this.toolCalls.get(tool.id) : undefined;
       if (call) tool = { ...tool, name: tool.name ?? call.name, input: tool.input ?? call.input };
+      // a poll's result answers the poll and the command it read
+      for (const id of [tool.id, tool.polled_by]) if (id) this.openCalls.delete(id);
     }
     const prompt = input.role === 'user' && input.kind === 'text' && !input.sidechain && !input.queued;
     if (prompt) this.prompts += 1;
@@ -253,6 +274,21 @@ export class TranscriptBuilder {
   /** The tool call that started a background task, if known. */
   backgroundCall(taskId: string): string | undefined {
     return this.background.get(taskId);
+  }
+
+  /**
+   * A call a later line may report on after its result came (a PTY session or a code cell still running, a sub-agent
+   * left running in the background): the next pieces know it by its name and input. A background command's call
+   * (`startedInBackground`) is kept without.
+   */
+  holdCall(id: string): void {
+    this.heldCalls.delete(id);
+    this.heldCalls.add(id);
+  }
+
+  /** A held call no later line reports on any more (its session ended). */
+  releaseCall(id: string): void {
+    this.heldCalls.delete(id);
   }
 
   /** The tool call registered under `id`, if any. */
@@ -406,6 +442,7 @@ export class TranscriptBuilder {
 
   /** What a parse of the next lines needs from this one. Only the latest call stays open; older ones are summed. */
   state(): BuilderState {
+    const background = [...this.background].slice(-REFERRED_CALLS_KEPT);
     const open = this.lastMainCallId !== null ? this.calls.get(this.lastMainCallId) : undefined;
     const copies = this.copies();
     let closed = this.closedSums;
@@ -448,9 +485,28 @@ export class TranscriptBuilder {
       agent_time: this.agentTime.state(),
       anonymous_calls: this.anonymousCalls,
       compactions: this.compactionCount,
-      tool_calls: cappedEntries(this.toolCalls, 200),
-      background: [...this.background].slice(-50),
+      ...this.carriedCalls(background),
+      background,
     };
+  }
+
+  /**
+   * The tool calls a later piece may need (`REFERRED_CALLS_KEPT`: those waiting for their result, those held, those
+   * that started the `background` commands carried) and the latest few, their inputs slimmed; and which of them wait
+   * and which are held, for the next piece to carry them on in turn.
+   */
+  private carriedCalls(
+    background: [string, string][],
+  ): Pick<BuilderState, 'tool_calls' | 'open_calls' | 'held_calls'> {
+    const known = (ids: Iterable<string>) =>
+      [...ids].filter((id) => this.toolCalls.has(id)).slice(-REFERRED_CALLS_KEPT);
+    const open = known(this.openCalls);
+    const held = known(this.heldCalls);
+    const kept = new Map<string, number>();
+    for (const id of [...this.toolCalls.keys()].slice(-LATEST_CALLS_KEPT)) kept.set(id, LATEST_INPUT_CHARS);
+    for (const id of [...open, ...held, ...background.map(([, call]) => call)])
+      kept.set(id, REFERRED_INPUT_CHARS);
+    return { tool_calls: slimCalls(this.toolCalls, kept), open_calls: open, held_calls: held };
   }
 
   private restore(s: BuilderState): void {
@@ -484,6 +540,8 @@ export class TranscriptBuilder {
     this.anonymousCalls = s.anonymous_calls;
     this.compactionCount = s.compactions;
     for (const [id, call] of s.tool_calls) this.toolCalls.set(id, call);
+    for (const id of s.open_calls) this.openCalls.add(id);
+    for (const id of s.held_calls) this.heldCalls.add(id);
     for (const [task, call] of s.background) this.background.set(task, call);
   }
 

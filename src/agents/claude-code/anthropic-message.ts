@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { runsOn } from '../sub-agent-answers.js';
 import { tagText } from '../tag-text.js';
 import { optionalTokenCount } from '../token-count.js';
 import type { CallUsage, TranscriptBuilder } from '../transcript-builder.js';
@@ -199,6 +200,8 @@ export function addMessageContent(
       const isShell = call?.name === 'Bash' || call === undefined;
       const started = isShell ? startedPattern.exec(text.slice(0, 300))?.[1] : undefined;
       if (started && block.tool_use_id) builder.startedInBackground(started, block.tool_use_id);
+      // a sub-agent left running: its task notification, maybe much later, reports on this call
+      if (block.tool_use_id && runsOn(call?.name, text)) builder.holdCall(block.tool_use_id);
       const ended = backgroundEnd(builder, block.tool_use_id, call, text);
       builder.add({
         ...base,

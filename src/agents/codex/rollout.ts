@@ -221,12 +221,23 @@ export class CodexRolloutParser extends JsonlParser {
       (waited !== null ? this.cells.get(waited) : undefined) ??
       callId;
     const origin = originId ? this.builder.toolCall(originId) : undefined;
-    if (out.running_session !== null && originId) this.sessions.set(out.running_session, originId);
-    if (out.running_cell !== null && originId) this.cells.set(out.running_cell, originId);
-    // a poll that read the command's exit (a wait that read the cell's end): no later poll reads that session (cell)
-    if (polled !== null && out.running_session === null && out.exit_code !== null)
-      this.sessions.delete(polled);
-    if (waited !== null && out.running_cell === null) this.cells.delete(waited);
+    // a later poll of the session (a wait on the cell) reports on the call that opened it
+    if (out.running_session !== null && originId) {
+      this.sessions.set(out.running_session, originId);
+      this.builder.holdCall(originId);
+    }
+    if (out.running_cell !== null && originId) {
+      this.cells.set(out.running_cell, originId);
+      this.builder.holdCall(originId);
+    }
+    // a poll that read the command's exit (a wait that read the cell's end): no later poll reads that session (cell),
+    // and the call that opened it is held no longer once no session or cell still running refers to it
+    const sessionEnded = polled !== null && out.running_session === null && out.exit_code !== null;
+    const cellEnded = waited !== null && out.running_cell === null;
+    if (sessionEnded) this.sessions.delete(polled);
+    if (cellEnded) this.cells.delete(waited);
+    const referred = (id: string) => [...this.sessions.values(), ...this.cells.values()].includes(id);
+    if ((sessionEnded || cellEnded) && originId && !referred(originId)) this.builder.releaseCall(originId);
     if (originId !== null && originId === this.openCell && out.running_cell === null) this.openCell = null;
     // a cell whose commands are entries of their own: what it printed, its commands' exit codes with them
     const apart = originId !== null && this.cellsApart.has(originId);
