@@ -19,6 +19,7 @@ import {
   diagnose,
   hooksAndPlugin,
   hooksTwice,
+  isWired,
   subfolderWarning,
   runnable,
   trustCodexHooks,
@@ -384,7 +385,7 @@ export function registerInitCommands(program: Command, rt: Runtime) {
       );
       // a team store this shell alone names: the agent's hooks may be writing elsewhere (said where they are wired)
       const warning = hooksStoreWarning(store, settings.home);
-      if (warning && found.agents.some((a) => a.hooks.length || a.plugin.length)) found.notes.push(warning);
+      if (warning && found.agents.some(isWired)) found.notes.push(warning);
       // The store that cannot be opened is what the hooks failed on: said here with what to do, not thrown.
       const all = await rt
         .open(g)
@@ -410,7 +411,7 @@ export function registerInitCommands(program: Command, rt: Runtime) {
       const unseen = all ? await folderUnseenByServer(() => rt.open(g), store, root) : null;
       if (unseen) found.problems.unshift(unseen);
       const workflows = all?.filter((w) => !isTerminal(w.status)) ?? null;
-      const hooked = found.agents.some((a) => a.hooks.length || a.plugin.length);
+      const hooked = found.agents.some(isWired);
       // the workflows the hooks here followed that the store in use does not hold: left in the store used before
       const behind = all
         ? await followedElsewhere(

@@ -123,6 +123,9 @@ export function hooksAndPlugin(w: AgentWiring): string | null {
     : null;
 }
 
+/** Baton's hooks call it for this agent here (a settings file's, or the plugin's): its sessions are followed. */
+export const isWired = (w: AgentWiring): boolean => w.hooks.length > 0 || w.plugin.length > 0;
+
 /**
  * What is wired for one agent in this repository, at every scope. `askVersion` false: Claude Code's version is not
  * asked (`claude --version` takes a while), for a caller that wants only what the files say.
@@ -359,7 +362,7 @@ function codexRanSince(lastHooks: Record<string, HookRecord>, env: NodeJS.Proces
 
 /** Where an agent's Baton hook lines are here, and the `baton init` that writes each again; null when none are. */
 function hookLinesOf(w: AgentWiring | undefined): HookLines | null {
-  if (!w || (!w.hooks.length && !w.plugin.length)) return null;
+  if (!w || !isWired(w)) return null;
   return {
     files: w.hooks.map((h) => ({
       path: h.path,
@@ -381,7 +384,7 @@ export function subfolderWarning(root: string, cwd: string, w: AgentWiring): str
   if (w.agent !== 'claude-code' || folder === root || !folder.startsWith(`${root}${sep}`)) return null;
   const inRoot = (path: string) => path.startsWith(`${root}${sep}`);
   const everywhere = w.hooks.some((h) => h.scopes.includes('user')) || w.plugin.some((path) => !inRoot(path));
-  if (everywhere || (!w.hooks.length && !w.plugin.length)) return null;
+  if (everywhere || !isWired(w)) return null;
   return `Claude Code reads a project's settings and local MCP servers from the folder it starts in, not from the repository root: a session started in ${relative(root, folder)} runs none of the hooks \`baton init\` wired at ${root}, and nothing of it is recorded. Start Claude Code at ${root}, or follow every folder with \`baton init --user\``;
 }
 
@@ -410,7 +413,7 @@ export function diagnose(
   const agents = initAgents.map((a) => wiringOf(a, root, env));
   const problems: string[] = [];
   const notes: string[] = [];
-  const wired = agents.filter((w) => w.hooks.length || w.plugin.length);
+  const wired = agents.filter(isWired);
   // `baton init` set up another worktree of this repository, before this one was added
   const setUp =
     wired.length || !inRepository ? [] : otherWorktrees(root).filter((w) => isSetUp(batonHome, w));
@@ -564,7 +567,7 @@ export function diagnose(
     if (w.hooks.length && !w.plugin.length && !w.mcp.length && !unparsable.length)
       problems.push(`${agentLabel(w.agent)} has no \`baton\` MCP server registered: run ${init}`);
     // another agent is wired here and this one is not: a choice (`baton init --agent codex`), said, not a problem
-    else if (!w.hooks.length && !w.plugin.length && wired.length && inUse.includes(w.agent))
+    else if (!isWired(w) && wired.length && inUse.includes(w.agent))
       notes.push(`${agentLabel(w.agent)} is in use on this machine but not wired here: ${init} wires it`);
     if (w.hooks.length && !w.instructions.length && !w.plugin.length)
       notes.push(
