@@ -7,6 +7,7 @@ import { openLocalService, serverClient, type LocalServiceScope } from '../open-
 import type { BatonService } from '../service/index.js';
 import type { Io } from './output.js';
 import { conversationWorkflow } from '../integrations/hooks/own-conversation.js';
+import { howWorkStarts, type WorktreeSetup } from '../core/how-work-starts.js';
 
 export interface GlobalOptions {
   json?: boolean;
@@ -29,6 +30,8 @@ export class Runtime {
   private mirror: DiskMirror | null = null;
   /** The Baton home of the client opened (where the hook logs are). */
   private home: string | null = null;
+  /** The settings of the client opened on the local store (null: none opened yet, or a server's client). */
+  private local: Settings | null = null;
   /** A command that printed its result but must still exit non-zero (`baton doctor` with problems, `baton run` with a failed task) sets this. */
   exitCode = 0;
 
@@ -80,6 +83,7 @@ export class Runtime {
       return remote;
     }
     const service = await this.openService(settings, opts);
+    this.local = settings;
     this.client = new LocalClient(service, () => service.close());
     return this.client;
   }
@@ -107,7 +111,29 @@ export class Runtime {
     const following = workflow
       ? null
       : (driven ?? (this.home ? conversationWorkflow(this.home, this.cwd) : null));
-    return { workflowId: workflow, cwd: this.cwd, ...(following ? { following } : {}) };
+    const setup = this.local ? { setup: (worktree: string) => this.setupOf(worktree) } : {};
+    return { workflowId: workflow, cwd: this.cwd, ...(following ? { following } : {}), ...setup };
+  }
+
+  /**
+   * What this machine's files say of a worktree's set-up, for the words of one with no workflow; null over a server:
+   * an agent's hooks send to it only when the agent starts with BATON_URL too, which no file here says.
+   */
+  async setupOf(worktree: string): Promise<WorktreeSetup | null> {
+    if (!this.local) return null;
+    const { followingAgents } = await import('../integrations/init/doctor.js');
+    return { followedBy: followingAgents(worktree, this.env), autoTrack: this.local.autoTrack };
+  }
+
+  /**
+   * How work becomes a workflow where this command runs, for a list with none: `baton init` first, or an agent session
+   * as usual once it ran (in words that hold over a server too: `howWorkStarts`).
+   */
+  async howWorkStartsHere(): Promise<string> {
+    const { gitStart, resolveWorktree } = await import('../git/git.js');
+    const worktree = await resolveWorktree(this.cwd);
+    const repository = (await gitStart(worktree)) !== null;
+    return howWorkStarts({ worktree, repository }, repository ? await this.setupOf(worktree) : null);
   }
 
   /** Waits for the run folder mirror to write what is queued (before the store closes). */

@@ -15,6 +15,7 @@ import type {
   Task,
   WatchedWorkflow,
   WorkflowStatus,
+  WorktreeSetup,
 } from '../core/index.js';
 import type {
   BatonService,
@@ -50,6 +51,11 @@ export interface Ref {
   cwd?: string | undefined;
   /** The workflow of the agent conversation the caller runs inside: the one meant when several are open there. */
   following?: string | undefined;
+  /**
+   * What this machine's files say of a worktree's set-up, for the message of a worktree with no active workflow
+   * (`WorkflowRef.setup`). Not sent to a server, whose message holds without it.
+   */
+  setup?: ((worktree: string) => Promise<WorktreeSetup | null>) | undefined;
 }
 
 /** Where an agent gets its context from: a Claude Code hook, the MCP server, the CLI, Baton's own runner. */

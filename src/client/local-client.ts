@@ -18,7 +18,7 @@ export class LocalClient implements BatonClient {
   ) {}
 
   private ref(ref: Ref) {
-    return { workflowId: ref.workflowId, cwd: ref.cwd, following: ref.following };
+    return { workflowId: ref.workflowId, cwd: ref.cwd, following: ref.following, setup: ref.setup };
   }
 
   async create(input: Parameters<BatonService['create']>[0]) {

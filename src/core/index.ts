@@ -57,6 +57,7 @@ export * from './turn-stop.js';
 export * from './queue/work-rules.js';
 export * from './queue/work-reach.js';
 export { agentInSession, agentLabel } from './agent-label.js';
+export { howWorkStarts, type WorktreeSetup } from './how-work-starts.js';
 export * from './last-run.js';
 export * from './actors.js';
 export { shortHash } from './short-hash.js';

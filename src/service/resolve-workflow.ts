@@ -2,6 +2,7 @@ import {
   agentLabel,
   BatonError,
   cliWord,
+  howWorkStarts,
   isTerminal,
   isUnusedSessionWorkflow,
   notFound,
@@ -9,6 +10,7 @@ import {
   workflowBranch,
   workflowStatuses,
   type WorkflowState,
+  type WorktreeSetup,
 } from '../core/index.js';
 import type { Store } from '../storage/store.js';
 import type { GitPort } from './ports.js';
@@ -22,6 +24,11 @@ export interface WorkflowRef {
   cwd?: string | undefined;
   /** The workflow of the agent conversation the caller runs inside (own-conversation.ts): meant among several. */
   following?: string | undefined;
+  /**
+   * What the files of the caller's machine say of a worktree's set-up (the CLI reads them; a server cannot), asked
+   * only when the worktree has no active workflow, for the words of that message.
+   */
+  setup?: ((worktree: string) => Promise<WorktreeSetup | null>) | undefined;
 }
 
 export const describeCandidate = (w: WorkflowState) => ({
@@ -80,11 +87,11 @@ export async function resolveWorkflow(store: Store, git: GitPort, ref: WorkflowR
     const ended = latest
       ? `; the latest here, ${latest.id} "${latest.title}", ${latest.status} at ${latest.updated_at} (see it with ${cliWord('status', latest.id)})`
       : '';
-    // Baton follows git worktrees: outside one, `baton init` refuses, so it is not offered
-    const repo = (await git.gitStart(worktree).catch(() => null)) !== null;
-    const start = repo
-      ? 'after `baton init` the next agent session here creates one, or create one with `baton create`'
-      : `${worktree} is not a git repository: agent sessions are followed in one (\`git init\`, then \`baton init\`), or create a workflow here with \`baton create\``;
+    const repository = (await git.gitStart(worktree).catch(() => null)) !== null;
+    // what the caller's files say of the set-up (whether `baton init` ran here), when it can read them; files it could
+    // not read leave the words that hold either way, not another error
+    const setup = repository && ref.setup ? await ref.setup(worktree).catch(() => null) : null;
+    const start = howWorkStarts({ worktree, repository }, setup);
     // on a shared database a teammate's workflow of the same project sits in their folder (or is theirs at this
     // path, another git identity's): `baton list` shows it
     const open = workflowStatuses.filter((st) => !isTerminal(st));

@@ -665,8 +665,15 @@ for (const mode of cliModes) {
     it('names the latest ended workflow of the worktree when none is active', async () => {
       const repo = makeRepo();
       const baton = (...args: string[]) => runCli(args, { cwd: repo, env });
-      const none = await baton('status');
-      expect(none.stderr).toMatch(/no active workflow in \S+; after `baton init`/);
+      // a user of their own (no `baton init --user` of the machine's): the local CLI reads this repository's files and
+      // that user's, and `baton init` did not run here; a server cannot see them
+      const user = { HOME: tempDir('baton-user-'), CLAUDE_CONFIG_DIR: undefined, CODEX_HOME: undefined };
+      const none = await runCli(['status'], { cwd: repo, env: { ...env, ...user } });
+      expect(none.stderr).toMatch(
+        mode === 'local'
+          ? /no active workflow in \S+; Baton does not follow this repository yet: run `baton init` here/
+          : /no active workflow in \S+; after `baton init` \(`baton doctor` says whether it set this repository up\)/,
+      );
       await baton('create', '--title', 'shipped', '--task', 'A:one');
       expect((await baton('task', 'done', 'A')).code).toBe(0);
       const r = await baton('status');

@@ -142,7 +142,7 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
     .option('--here', 'only workflows of the current worktree')
     .option('--all', 'also the cancelled workflows that hold nothing (conversations opened and left)')
     .action(
-      action(rt, async ({ client, print }, o: { status?: string; here?: boolean; all?: boolean }) => {
+      action(rt, async ({ client, print, g }, o: { status?: string; here?: boolean; all?: boolean }) => {
         const status = o.status === undefined ? undefined : statusList(o.status, '--status');
         // --here: this worktree's (yours, on a shared database: a teammate's clone at the same path is not)
         const here = o.here ? await resolveWorktree(rt.cwd) : undefined;
@@ -155,6 +155,8 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
         // on a database a team shares, whose each one is (one person's list needs no such column)
         const owners = new Set(list.map((w) => w.owner));
         const byOwner = owners.size > 1;
+        // none at all (no status asked for): how work becomes one here, `baton init` first or not
+        const start = list.length || note || status || g.json ? null : await rt.howWorkStartsHere();
         print({ workflows: list, ...json }, () =>
           [
             ...(list.length
@@ -174,7 +176,7 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
                 ]
               : note
                 ? []
-                : ['no workflows']),
+                : [start ? `no workflows${here ? ' here' : ''} yet; ${start}` : 'no workflows']),
             ...(note ? [note] : []),
           ].join('\n'),
         );
@@ -206,8 +208,10 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
         const rows = [...shown];
         const order = (r: (typeof rows)[number]) => (r.resumable ? 0 : r.status === 'in_progress' ? 1 : 2);
         rows.sort((a, b) => order(a) - order(b));
+        // none at all: how work becomes one here, `baton init` first or not
+        const start = rows.length || note || g.json ? null : await rt.howWorkStartsHere();
         print({ sessions: rows, ...json }, () => {
-          if (!rows.length) return note ?? 'no workflows yet; create one with `baton create`';
+          if (!rows.length) return note ?? `no workflows yet; ${start}`;
           const stopped = rows.filter((r) => r.resume_by === 'resume').length;
           const followed = rows.filter((r) => r.resume_by === 'next_session').length;
           const plural = (n: number) => (n > 1 ? 's' : '');

@@ -127,6 +127,13 @@ export function hooksAndPlugin(w: AgentWiring): string | null {
 export const isWired = (w: AgentWiring): boolean => w.hooks.length > 0 || w.plugin.length > 0;
 
 /**
+ * The agents whose sessions in this worktree Baton's hooks follow, read from their files alone (no agent CLI is asked,
+ * so it is cheap enough for a command's message): what `baton doctor` lists as wired.
+ */
+export const followingAgents = (root: string, env: NodeJS.ProcessEnv): InitAgent[] =>
+  initAgents.filter((a) => isWired(wiringOf(a, root, env, false)));
+
+/**
  * What is wired for one agent in this repository, at every scope. `askVersion` false: Claude Code's version is not
  * asked (`claude --version` takes a while), for a caller that wants only what the files say.
  */
