@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 'use strict';
-// CommonJS (bin/package.json), so a command starts without Node.js's ES module loader (about 10 ms of every hook);
-// the CLI itself is an ES module bundle, imported below.
+// CommonJS (bin/package.json), as are the CLI's and the hook's bundles (dist/bin/cli.cjs, dist/bin/hook.cjs): a command
+// starts without Node.js's ES module loader, and keeps V8's compiled code between runs.
 const Module = require('node:module');
 const v8 = require('node:v8');
 
-// Node 22.1+ keeps compiled code between runs (a faster start); for older versions the hook keeps its own.
+// Node 22.1+ keeps compiled code between runs (a faster start); for older versions Baton keeps its own.
 Module.enableCompileCache?.();
-/** The hook's entry (CommonJS): with Node.js's compile cache, else Baton's (bin/compile-cache.cjs). */
-const loadHook = async () => {
-  const entry = require.resolve('../dist/bin/hook.cjs');
+/** A bundle's entry (`cli` or `hook`): with Node.js's compile cache, else Baton's (bin/compile-cache.cjs). */
+const load = async (name) => {
+  const entry = require.resolve(`../dist/bin/${name}.cjs`);
   return Module.enableCompileCache ? require(entry) : require('./compile-cache.cjs').requireCached(entry);
 };
 
@@ -25,7 +25,7 @@ async function main(argv) {
     // turn takes half as long).
     v8.setFlagsFromString('--no-regexp-tier-up');
     // a hook never fails the agent: an install it cannot load (a rebuild under way, files missing) is said, exit 0
-    const loaded = await loadHook().catch((e) => e);
+    const loaded = await load('hook').catch((e) => e);
     if (!(loaded instanceof Error)) return loaded.hookMain(argv.slice(1));
     const why = `Baton's hook could not load (${loaded.message.split('\n')[0]}): reinstall Baton (or run \`npm run build\` in its folder), then run \`baton doctor\``;
     process.stdout.write(`${JSON.stringify({ systemMessage: why })}\n`);
@@ -37,7 +37,7 @@ async function main(argv) {
   process.stdout.on('error', (e) => {
     if (e.code !== 'EPIPE' && e.code !== 'ERR_STREAM_DESTROYED') throw e;
   });
-  const cli = await import('../dist/bin/cli.js');
+  const cli = await load('cli');
   return cli.main(argv);
 }
 

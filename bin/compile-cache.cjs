@@ -1,8 +1,9 @@
 'use strict';
 /**
- * Loads Baton's CommonJS hook bundle (dist/bin/hook.cjs and its chunks) keeping V8's compiled code between
- * processes, as Node.js 22.1+ does by itself (`module.enableCompileCache`, which bin/baton.js turns on where it
- * exists). A hook is a short process on every turn of an agent, and compiling its code was a large part of it.
+ * Loads Baton's CommonJS bundles (dist/bin/cli.cjs, dist/bin/hook.cjs and their chunks) keeping V8's compiled code
+ * between processes, as Node.js 22.1+ does by itself (`module.enableCompileCache`, which bin/baton.js turns on where it
+ * exists). A hook is a short process on every turn of an agent, a command one at a terminal, and compiling their code
+ * was a large part of each.
  *
  * The cache is the user's: $XDG_CACHE_HOME/agent-baton/compile (else ~/.cache/...), a folder per install (named after
  * the bundle's folder), a file per chunk holding the SHA-1 of the source it was compiled from, then V8's data. Data

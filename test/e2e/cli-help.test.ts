@@ -1,7 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Command } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
 import { allModules, COMMANDS, GROUPS, registerModules } from '../../src/cli/command-table.js';
@@ -20,21 +19,26 @@ afterAll(() => {
   rmSync(home, { recursive: true, force: true });
 });
 
-/** The files a `baton` process loads, as the module loader sees them. */
+/**
+ * The files of code a `baton` process reads (Baton's chunks, the packages it requires), seen by a script loaded before
+ * it (NODE_OPTIONS=--require) that says on stderr each file read whole: how both Node.js's CommonJS loader and Baton's
+ * compile cache (bin/compile-cache.cjs, off here) read a module.
+ */
 function loadedBy(cwd: string, ...args: string[]): string[] {
-  const hooks = join(home, 'hooks.mjs');
-  const register = join(home, 'register.mjs');
+  const watch = join(home, 'read-watch.cjs');
   writeFileSync(
-    hooks,
-    'export async function load(url, context, next) { process.stderr.write(`LOADED ${url}\\n`); return next(url, context); }\n',
+    watch,
+    `const fs = require('node:fs');
+const read = fs.readFileSync;
+fs.readFileSync = function (file, ...rest) {
+  if (typeof file === 'string' && /\\.(c?js|json|node)$/.test(file)) process.stderr.write('LOADED ' + file + '\\n');
+  return read.call(this, file, ...rest);
+};
+`,
   );
-  writeFileSync(
-    register,
-    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
-  );
-  const r = spawnSync(process.execPath, ['--import', register, batonBin, ...args], {
+  const r = spawnSync(process.execPath, ['--require', watch, batonBin, ...args], {
     cwd,
-    env: hermeticEnv({ BATON_HOME: home }),
+    env: hermeticEnv({ BATON_HOME: home, NODE_DISABLE_COMPILE_CACHE: '1' }),
     encoding: 'utf8',
   });
   expect(r.status, r.stderr).toBe(0);
@@ -162,7 +166,7 @@ describe('loading only what a command uses', () => {
   it('baton --version (and baton version) loads no command module, no driver and no schema library', () => {
     for (const word of ['--version', 'version']) {
       const files = loadedBy(repo, word);
-      expect(files.some((f) => f.endsWith('/dist/bin/cli.js'))).toBe(true);
+      expect(files.some((f) => f.endsWith('/dist/bin/cli.cjs'))).toBe(true);
       expect(files.filter((f) => /commands-|better-sqlite3|zod|core-/.test(f))).toEqual([]);
     }
   });

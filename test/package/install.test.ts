@@ -57,7 +57,7 @@ describe(`the packed ${manifest.name} package`, () => {
     const list = (await run('tar', ['-tzf', tarball], { cwd: work })).stdout.split('\n').filter(Boolean);
     expect(list).toContain('package/LICENSE');
     expect(list).toContain('package/bin/baton.js');
-    expect(list).toContain('package/dist/bin/cli.js');
+    expect(list).toContain('package/dist/bin/cli.cjs');
     expect(list).toContain('package/dist/bin/hook.cjs');
     expect(list).toContain('package/bin/compile-cache.cjs');
     expect(list).toContain('package/dist/index.js');
