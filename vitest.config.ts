@@ -1,22 +1,26 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * The suites of agents Baton runs itself, unattended (`baton run`, its executors local, remote and Docker, workers
- * sharing a queue), of the package packed and installed, and the crash harness on PostgreSQL. They take about a
- * quarter of the whole run on the 2-core machine, so `npm test` (the service, the CLI, the hooks that follow the agents
- * you run, the briefing, storage and crashes on SQLite, the dashboard) leaves them, and the hooks that wait out a
- * store or server that does not answer, to `npm run test:slow`; `.ci/run`
- * runs both, a bare `npx vitest run` everything. The agent runtime's own end-to-end tests (agent-runtime,
- * agent-server-recovery) stay in `npm test`.
+ * The suites of agents Baton runs itself, unattended (`baton run` and its agent runtime, its executors local, remote
+ * and Docker, workers sharing a queue), of the package packed and installed, and the crash harness on PostgreSQL. They
+ * take about a third of the whole run on the 2-core machine, so `npm test` (the service, the CLI, the hooks that follow
+ * the agents you run, the briefing, storage and crashes on SQLite, the dashboard, the runtime's units in test/runtime)
+ * leaves them, and the hooks that wait out a store or server that does not answer, to `npm run test:slow`; `.ci/run`
+ * runs both, a bare `npx vitest run` everything.
  */
 const slow = [
   'test/e2e/run-*.test.ts',
   'test/e2e/agent-run-options.test.ts',
+  // the agent runtime: a fake agent replayed, hung, or its Baton killed and restarted under it
+  'test/e2e/agent-runtime.test.ts',
+  'test/e2e/agent-stall.test.ts',
+  'test/e2e/agent-server-recovery.test.ts',
   'test/e2e/remote-executor-run.test.ts',
   'test/e2e/executor-client-token.test.ts',
   'test/e2e/docker-executor*.test.ts',
   'test/e2e/dashboard-docker.test.ts',
   'test/e2e/workers*.test.ts',
+  'test/e2e/worker-cannot-start.test.ts',
   'test/e2e/queue-untaken.test.ts',
   'test/package/**/*.test.ts',
   // 200 SIGKILLs on PostgreSQL (80 s): npm test keeps the SQLite harness, the same crashes on the default store
