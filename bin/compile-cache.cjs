@@ -37,6 +37,15 @@ function readEntry(file, hash) {
   }
 }
 
+/** A file of the folder that no longer belongs there: an earlier build's, or a write left by a process that died. */
+function stale(folder, name, current) {
+  if (current.has(name)) return false;
+  if (!name.endsWith('.part')) return true;
+  // another process may be writing it now (processes share the folder): its own rename follows within a moment
+  const mtime = fs.statSync(path.join(folder, name), { throwIfNoEntry: false })?.mtimeMs;
+  return mtime !== undefined && Date.now() - mtime > 60_000;
+}
+
 /** Writes the compiled code of the scripts that had none (whole, or not at all), then drops earlier builds' files. */
 function writeEntries(folder, bundleDir, fresh) {
   try {
@@ -48,7 +57,7 @@ function writeEntries(folder, bundleDir, fresh) {
     }
     const current = new Set(fs.readdirSync(bundleDir));
     for (const name of fs.readdirSync(folder))
-      if (!current.has(name)) fs.rmSync(path.join(folder, name), { force: true });
+      if (stale(folder, name, current)) fs.rmSync(path.join(folder, name), { force: true });
   } catch {
     // the next process compiles again: slower, nothing else
   }

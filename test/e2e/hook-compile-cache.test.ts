@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import module from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -77,9 +77,14 @@ describe("the hook's compile cache (Node.js before 22.1)", () => {
     const hash = sha1(readFileSync(join(dir, 'chunk.cjs'), 'utf8'));
     writeFileSync(join(folder, 'chunk.cjs'), Buffer.concat([hash, Buffer.from('not V8 data at all')]));
     writeFileSync(join(folder, 'chunk-OLDBUILD.cjs'), 'left by an earlier build');
+    // another process's write under way is left to it; one left by a process that died long ago is dropped
+    writeFileSync(join(folder, 'entry.cjs.4242.part'), 'being written');
+    writeFileSync(join(folder, 'entry.cjs.4343.part'), 'left by a process killed mid-write');
+    const old = new Date(Date.now() - 10 * 60_000);
+    utimesSync(join(folder, 'entry.cjs.4343.part'), old, old);
     expect(load(dir, { XDG_CACHE_HOME: cache })).toEqual({ out: '42/', err: '', code: 0 });
     expect(readFileSync(join(folder, 'chunk.cjs')).length).toBeGreaterThan(100);
-    expect(readdirSync(folder).sort()).toEqual(['chunk.cjs', 'entry.cjs']);
+    expect(readdirSync(folder).sort()).toEqual(['chunk.cjs', 'entry.cjs', 'entry.cjs.4242.part']);
   });
 
   it('costs only the compilation when the cache cannot be written, and is off with NODE_DISABLE_COMPILE_CACHE', () => {
