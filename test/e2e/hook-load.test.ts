@@ -44,6 +44,19 @@ for (const [proto, name] of [[Number.prototype, 'toLocaleString'], [Date.prototy
   return file;
 }
 
+/** A script loaded before `baton` (NODE_OPTIONS=--require) that says on stderr each V8 flag the process sets. */
+function v8FlagWatch(): string {
+  const file = join(tempDir('baton-v8-'), 'v8-watch.cjs');
+  writeFileSync(
+    file,
+    `const v8 = require('node:v8');
+const set = v8.setFlagsFromString;
+v8.setFlagsFromString = (flags) => (process.stderr.write('V8 flags: ' + flags + '\\n'), set(flags));
+`,
+  );
+  return file;
+}
+
 describe('what `baton hook` loads (it runs on every turn of an agent: what it loads, each turn pays)', () => {
   it("loads no schema, nor Baton's core, before it knows the event needs the store", () => {
     const chunks = [...loadedWith('hook.cjs')];
@@ -106,5 +119,20 @@ describe('what `baton hook` loads (it runs on every turn of an agent: what it lo
       encoding: 'utf8',
     });
     expect(seen.stderr).toMatch(/ICU used: localeCompare[^]*ICU used: Intl.DateTimeFormat/);
+  });
+
+  it('compiles regular expressions straight to unoptimised machine code in a hook, not in a command', async () => {
+    // a hook lives for one turn: V8's bytecode tier and its optimisation of the matching code cost it more than they
+    // save (bin/baton.js)
+    const { repo, baton } = hookWorkspace();
+    const watch = { NODE_OPTIONS: `--require ${v8FlagWatch()}` };
+    const payload = JSON.stringify({ session_id: 'S1', cwd: repo, hook_event_name: 'Stop' });
+    const hook = await baton(['hook', 'Stop'], payload, watch);
+    expect(hook.code).toBe(0);
+    const flags = (text: string) => [...text.matchAll(/^V8 flags: (.*)$/gm)].map((m) => m[1]);
+    expect(flags(hook.stderr)).toEqual(['--no-regexp-tier-up', '--no-regexp-optimization']);
+    const command = await baton(['--version'], undefined, watch);
+    expect(command.code).toBe(0);
+    expect(flags(command.stderr)).toEqual([]);
   });
 });
