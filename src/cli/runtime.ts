@@ -122,7 +122,18 @@ export class Runtime {
   async setupOf(worktree: string): Promise<WorktreeSetup | null> {
     if (!this.local) return null;
     const { followingAgents } = await import('../integrations/init/doctor.js');
-    return { followedBy: followingAgents(worktree, this.env), autoTrack: this.local.autoTrack };
+    const followedBy = followingAgents(worktree, this.env);
+    if (followedBy.length) return { followedBy, autoTrack: this.local.autoTrack };
+    // a worktree added after `baton init` set up the others: said so, as `baton doctor` says it
+    const { otherWorktrees } = await import('../integrations/init/worktrees.js');
+    const { isSetUp } = await import('../integrations/init/init.js');
+    const home = this.local.home;
+    const setUpElsewhere = otherWorktrees(worktree).filter((w) => isSetUp(home, w));
+    return {
+      followedBy,
+      autoTrack: this.local.autoTrack,
+      ...(setUpElsewhere.length ? { setUpElsewhere } : {}),
+    };
   }
 
   /**

@@ -8,6 +8,11 @@ import { agentLabel } from './agent-label.js';
 export interface WorktreeSetup {
   followedBy: string[];
   autoTrack: boolean;
+  /**
+   * The repository's other worktrees `baton init` set up, when it did not set up this one (a worktree added after it
+   * ran: its files are not committed, so this one has none).
+   */
+  setUpElsewhere?: string[];
 }
 
 /**
@@ -23,6 +28,8 @@ export function howWorkStarts(
     return `${place.worktree} is not a git repository: agent sessions are followed in one (\`git init\`, then \`baton init\`), or create a workflow here with \`baton create\``;
   if (!setup)
     return 'after `baton init` (`baton doctor` says whether it set this repository up) the next agent session here creates one, or create one with `baton create`';
+  if (!setup.followedBy.length && setup.setUpElsewhere?.length)
+    return `Baton follows this repository in ${setup.setUpElsewhere.join(', ')}, not in this worktree (\`baton init\` ran before it was added, and the files it writes are not committed): run \`baton init\`, which sets up every worktree of the repository, and the next Claude Code or Codex session started here becomes a workflow (or create one by hand with \`baton create\`)`;
   if (!setup.followedBy.length)
     return 'Baton does not follow this repository yet: run `baton init` here, and the next Claude Code or Codex session started here becomes a workflow (or create one by hand with `baton create`)';
   const agents = setup.followedBy.map(agentLabel).join(' or ');

@@ -2,7 +2,7 @@ import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { makeRepo, tempDir } from '../helpers/git-repo.js';
+import { gitIn, makeRepo, tempDir } from '../helpers/git-repo.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server.js';
 
 /**
@@ -84,6 +84,19 @@ describe('the empty states of a fresh repository', { timeout: ROOM }, () => {
     expect((await baton('init')).code).toBe(0);
     expect((await baton('init', '--undo')).code).toBe(0);
     await emptyStates(baton, repo, NOT_SET_UP);
+  });
+
+  it('in a worktree added after `baton init`: names the worktree it set up, not "does not follow this repository"', async () => {
+    const { repo, env, baton } = workspace();
+    expect((await baton('init')).code).toBe(0);
+    const added = join(tempDir('baton-worktree-'), 'feature');
+    gitIn(repo, 'worktree', 'add', '-q', added, '-b', 'feature');
+    const there = (...args: string[]) => runCli(args, { cwd: added, env });
+    await emptyStates(
+      there,
+      added,
+      `Baton follows this repository in ${repo}, not in this worktree (\`baton init\` ran before it was added, and the files it writes are not committed): run \`baton init\`, which sets up every worktree of the repository, and the next Claude Code or Codex session started here becomes a workflow (or create one by hand with \`baton create\`)`,
+    );
   });
 
   it('names the agent `baton init` set up (Codex), and says when auto_track keeps its sessions from becoming workflows', async () => {
