@@ -30,6 +30,13 @@ describe.each(cliModes)('baton task add and the agent list (%s)', (mode) => {
       ['B', 0],
       ['D', 2],
     ]);
+    // said as a sentence: one task it waits for "is" done, several "are"
+    expect((await baton('task', 'add', 'G:Review the docs:C')).stdout.trim()).toMatch(
+      /^task G added to wf-\S+ \(lane \d+, after C is done\)$/,
+    );
+    expect((await baton('task', 'add', 'H:Announce:B,G')).stdout.trim()).toMatch(
+      /^task H added to wf-\S+ \(lane \d+, after B, G are done\)$/,
+    );
     const dup = await baton('task', 'add', 'A:again');
     expect(dup.code).toBe(2);
     expect(dup.stderr).toMatch(/already exists/);

@@ -46,7 +46,7 @@ export function registerTaskCommands(program: Command, rt: Runtime) {
           print(
             r,
             () =>
-              `task ${r.task.id} added to ${r.workflow_id} (lane ${r.task.lane}${r.task.deps.length ? `, after ${r.task.deps.join(', ')} are done` : ''})`,
+              `task ${r.task.id} added to ${r.workflow_id} (lane ${r.task.lane}${r.task.deps.length ? `, after ${r.task.deps.join(', ')} ${r.task.deps.length === 1 ? 'is' : 'are'} done` : ''})`,
           );
         },
       ),
