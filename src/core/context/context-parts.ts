@@ -541,7 +541,12 @@ export const inItsFolder = (command: string) =>
  * limit's notice is not the agent's words: What to Do Next says it), with what was recorded after it.
  */
 export function lastState(snap: SessionSnapshot, max: number): LastState | null {
-  const { compaction, last_message } = snap.summaries ?? { compaction: null, last_message: null };
+  const summaries = snap.summaries ?? { compaction: null, last_message: null };
+  const { last_message } = summaries;
+  // a compaction summary that is nothing but Claude Code's words to the conversation it continues says nothing: as the
+  // Last State it would hide the last message (and the calls after it) and show nothing
+  const compaction =
+    summaries.compaction && compactionBody(summaries.compaction.text) ? summaries.compaction : null;
   const newest = [compaction, last_message]
     .filter((s): s is NonNullable<typeof s> => s !== null)
     .sort((a, b) => byIsoTime(a.timestamp, b.timestamp))
