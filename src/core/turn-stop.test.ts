@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { apiErrorStop, apiErrorWords, apiFailureError, limitStop, transientApiError } from './turn-stop.js';
+import {
+  apiErrorStop,
+  apiErrorWords,
+  apiFailureError,
+  apiFailureStanding,
+  limitStop,
+  transientApiError,
+} from './turn-stop.js';
 
 describe('an API error that passes', () => {
   it("is an overloaded or failing service, or a dropped connection; not a limit, a full context or the task's own failure", () => {
@@ -70,6 +77,46 @@ describe('an API error that passes', () => {
     expect(
       apiFailureError({ error_type: 'command_failed', error_message: '`curl api`: API Error: 500 {}' }),
     ).toBe(false);
+  });
+
+  it('an aborted request and a usage limit recorded as an agent error are the API stopping it too; a full context is not', () => {
+    const agentError = (message: string) => ({ error_type: 'agent_error', error_message: message });
+    expect(apiFailureError(agentError('agent: API Error: Request was aborted.'))).toBe(true);
+    expect(apiFailureError(agentError('agent: 5-hour limit reached ∙ resets 3pm'))).toBe(true);
+    expect(apiFailureError(agentError('agent: Prompt is too long'))).toBe(false);
+  });
+
+  it("stands as the last turn's stop while nothing was said or asked after it, then is over; never open", () => {
+    const at = (s: number) => `2026-05-01T10:00:${String(s).padStart(2, '0')}.000Z`;
+    const error = {
+      error_type: 'agent_error',
+      error_message:
+        'agent: API Error: 500 {"type":"error","error":{"type":"api_error","message":"Internal"}}',
+      resolution: 'unresolved',
+      timestamp: at(8),
+    };
+    const said = (s: number) => ({
+      id: 'sum-1',
+      timestamp: at(s),
+      kind: 'last_message' as const,
+      text: 'The parser is written; now the writer.',
+      source: 'claude-code',
+      session_number: 1,
+    });
+    const before = { compaction: null, last_message: said(6) };
+    expect(apiFailureStanding(error, before, undefined)).toBe('cut_off');
+    expect(apiFailureStanding(error, undefined, undefined)).toBe('cut_off');
+    // the agent said more after it: a retry went through
+    expect(apiFailureStanding(error, { compaction: null, last_message: said(20) }, undefined)).toBe('over');
+    // the user asked again after it
+    expect(apiFailureStanding(error, before, { at: at(15), timestamp: at(15) })).toBe('over');
+    // the import saw the agent go on and marked it fixed
+    expect(apiFailureStanding({ ...error, resolution: 'fixed' }, before, undefined)).toBe('over');
+    // any other error stands as its record says
+    expect(
+      apiFailureStanding({ ...error, error_message: 'agent: Tests fail.' }, before, undefined),
+    ).toBeNull();
+    expect(apiFailureStanding({ ...error, error_type: 'command_failed' }, before, undefined)).toBeNull();
   });
 });
 

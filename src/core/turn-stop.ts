@@ -1,5 +1,5 @@
 import { clip } from './clip.js';
-import { isContextFull, isRateBurst, stoppedByLimit } from './runtime/usage-limit.js';
+import { isContextFull, isRateBurst, isUsageLimit, stoppedByLimit } from './runtime/usage-limit.js';
 import type { Summary, UserRequest } from './schemas/records.js';
 
 interface Summaries {
@@ -16,7 +16,7 @@ type Asked = Pick<UserRequest, 'at' | 'timestamp'> | undefined;
  * Whether the limit is over: the agent said more after the notice (a last message, a compaction summary), or the user
  * asked again after it (the reset came and they typed "continue"; a limit that stops that turn too is a new notice).
  */
-const overSince = (s: Summaries, limit: Summary, asked: Asked) =>
+const overSince = (s: Summaries, limit: Pick<Summary, 'timestamp'>, asked: Asked) =>
   [s.last_message?.timestamp, s.compaction?.timestamp, asked?.at ?? asked?.timestamp].some(
     (t) => !!t && Date.parse(t) > Date.parse(limit.timestamp),
   );
@@ -140,10 +140,38 @@ export function apiErrorStop(summaries: Summaries | undefined, asked: Asked): st
 
 /**
  * An error recorded from the agent's own words (`agent_error`, said `agent: <its words>`) that is its API failing
- * (`transientApiError`): no fault of the work, so nothing for an agent to fix; it passes once the agent goes on.
+ * (`transientApiError`), its request aborted on the way ("API Error: Request was aborted."), or a usage limit's notice
+ * (recorded as such an error before limits were told apart): no fault of the work, so nothing for an agent to fix; it
+ * passes once the agent goes on. A full context is not one: the step that filled it is to be done in smaller parts.
  */
-export const apiFailureError = (e: { error_type: string; error_message: string }): boolean =>
-  e.error_type === 'agent_error' && transientApiError(e.error_message.replace(/^[^:\n]*:\s*/, ''));
+export const apiFailureError = (e: { error_type: string; error_message: string }): boolean => {
+  if (e.error_type !== 'agent_error') return false;
+  const words = e.error_message.replace(/^[^:\n]*:\s*/, '');
+  return (
+    transientApiError(words) || isUsageLimit(words) || /^\s*API Error:?\s*Request was aborted\b/i.test(words)
+  );
+};
+
+/** What an API failure recorded as an error is to whoever reads the errors (`apiFailureStanding`). */
+export type ApiFailureStanding = 'cut_off' | 'over';
+
+/**
+ * What an API failure recorded as an error (`apiFailureError`) is to whoever reads the errors: `cut_off`, the
+ * interruption of the agent's last turn, while that holds (nothing said or asked since: the turn's stop, which
+ * `turnStop` says, as the errors need not); `over` once the agent went on after it (the extraction marked it fixed, or
+ * its last message or a compaction came later) or the user asked again. Never an unresolved error of the work. Null
+ * for any other error, which stands as its record says. Derived each time from the records as they are: an error once
+ * recorded is not rewritten. The one rule for every place that shows errors (the briefing, details, status).
+ */
+export function apiFailureStanding(
+  e: { error_type: string; error_message: string; resolution: string; timestamp: string },
+  summaries: Summaries | undefined,
+  asked: Asked,
+): ApiFailureStanding | null {
+  if (!apiFailureError(e)) return null;
+  if (e.resolution !== 'unresolved') return 'over';
+  return summaries && overSince(summaries, e, asked) ? 'over' : 'cut_off';
+}
 
 /**
  * Whether a notice is the limit already recorded (a hook's copy, then the transcript's): nothing said or asked since

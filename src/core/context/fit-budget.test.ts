@@ -760,6 +760,69 @@ describe('what to do next', () => {
     );
   });
 
+  it('lists an API failure under no Errors Encountered: the stop of the turn it cut off, then over', () => {
+    const live = { ...bigSnapshot(), trigger: 'manual' as const, pause_reason: null, next_task_id: null };
+    const at = (s: number) => new Date(Date.parse(live.created_at) + s * 1000).toISOString();
+    const words =
+      'API Error: 500 {"type":"error","error":{"type":"api_error","message":"Internal server error"}}';
+    const summary = (kind: 'last_message' | 'api_error', text: string, s: number) => ({
+      id: `${kind}-${s}`,
+      timestamp: at(s),
+      kind,
+      text,
+      source: 'claude-code',
+      session_number: 1,
+    });
+    const failure = {
+      id: 'err-api',
+      timestamp: at(9),
+      task_id: null,
+      error_type: 'agent_error',
+      error_message: `agent: ${words}`,
+      context: 'The parser is written; now the writer.',
+      resolution: 'unresolved' as const,
+      resolution_notes: null,
+    };
+    const snap = (said: number, resolution: 'unresolved' | 'fixed' = 'unresolved') => ({
+      ...live,
+      tasks: [],
+      tasks_completed: 0,
+      tasks_remaining: 0,
+      errors: [{ ...failure, resolution }],
+      errors_total: 1,
+      summaries: {
+        compaction: null,
+        last_message: summary('last_message', 'The parser is written; now the writer.', said),
+        api_error: summary('api_error', words, 9),
+      },
+    });
+    const errors = (s: SessionSnapshot) =>
+      /### Errors Encountered.*(?:\n {2}.*)*/.exec(
+        fitResumeContext(s, 4, [], 100_000, countTokens).markdown,
+      )?.[0];
+    // the turn ended on it: What to Do Next says so, once; it is no unresolved error of the work
+    const cut = fitResumeContext(snap(5), 4, [], 100_000, countTokens).markdown;
+    expect(cut).not.toContain('UNRESOLVED');
+    expect(errors(snap(5))).toBe('### Errors Encountered: none');
+    expect(cut.split('500 api_error: Internal server error').length - 1).toBe(1);
+    expect(compileResumeContext(snap(5), 4).errors_unresolved).toEqual([]);
+    // the agent went on after it (its record not marked fixed yet, or marked): over, neither listed nor counted
+    expect(errors(snap(20))).toBe('### Errors Encountered: none');
+    expect(errors(snap(20, 'fixed'))).toBe('### Errors Encountered: none');
+    // an error of the work beside it is listed as before
+    const both = snap(5);
+    both.errors.push({
+      ...failure,
+      id: 'err-work',
+      error_type: 'command_failed',
+      error_message: '`npm test`: 2 failed',
+    });
+    both.errors_total = 2;
+    expect(errors(both)).toBe(
+      '### Errors Encountered\n  ! UNRESOLVED: command_failed: `npm test`: 2 failed (while: The parser is written; now the writer.)',
+    );
+  });
+
   it('with every task done, a turn on a newer request that an API error cut off is that request to do first', () => {
     const live = { ...bigSnapshot(), trigger: 'manual' as const, pause_reason: null };
     const timed = live.tasks.map((t) => ({

@@ -5,7 +5,7 @@ import { conflictWords } from '../git-conflict.js';
 import type { SessionSnapshot } from '../schemas/snapshot.js';
 import type { WorkflowState } from '../schemas/state.js';
 import { isTerminal, type TerminalStatus } from '../workflow-machine.js';
-import { turnStop, turnStoppedBy, type TurnStopper } from '../turn-stop.js';
+import { apiFailureStanding, turnStop, turnStoppedBy, type TurnStopper } from '../turn-stop.js';
 import { onlyGoesOn } from '../requests/request-text.js';
 import {
   alreadyDone,
@@ -483,9 +483,15 @@ export function compileResumeContext(
   const counts = taskCounts(snap.tasks);
   const completed = snap.tasks.filter((t) => t.status === 'done' || t.status === 'skipped');
   const named = namedFinished(completed, limits.completed_tasks);
-  const unresolved = snap.errors.filter((e) => e.resolution === 'unresolved');
+  // the API failing under the agent is no error of the work: while it holds, it is the stop of the last turn, which
+  // What to Do Next says; once the agent went on, it is over. Neither listed nor counted here
+  const ofWork = snap.errors.filter(
+    (e) => apiFailureStanding(e, snap.summaries, snap.requests.at(-1)) === null,
+  );
+  const apiFailures = snap.errors.length - ofWork.length;
+  const unresolved = ofWork.filter((e) => e.resolution === 'unresolved');
   // a slip fixed at once (the same call succeeding right after it) is noise to the next session: counted, not listed
-  const resolved = snap.errors.filter((e) => e.resolution !== 'unresolved' && !fixedAtOnce(e));
+  const resolved = ofWork.filter((e) => e.resolution !== 'unresolved' && !fixedAtOnce(e));
   const next = snap.tasks.find((t) => t.id === snap.next_task_id) ?? null;
   const left = new Set(leftBehind(snap.tasks).map((t) => t.id));
   const title = (t: string) => clip(t, limits.task_title_chars);
@@ -581,7 +587,7 @@ export function compileResumeContext(
     }),
     errors_more: Math.max(
       0,
-      snap.errors_total - unresolved.length - Math.min(limits.resolved_errors, resolved.length),
+      snap.errors_total - apiFailures - unresolved.length - Math.min(limits.resolved_errors, resolved.length),
     ),
     ...(snap.open_errors_more ? { errors_unresolved_more: snap.open_errors_more } : {}),
     git: {
