@@ -4,7 +4,9 @@ import {
   conflictWords,
   shortHash,
   type Decision,
+  type ApiFailureStanding,
   type ErrorRecord,
+  type ErrorShown,
   type GitState,
   type HistoryEntry,
   type ReviewerFeedback,
@@ -41,10 +43,32 @@ const decisionText = (d: Decision) =>
     ...seenAt(d),
   ].join('\n');
 
-const errorText = (e: ErrorRecord) =>
+/**
+ * What an API failure is, in place of its record's resolution (`api_failure`, set by the one rule): the stop of the
+ * last turn, or over; never an unresolved error of the work.
+ */
+const apiFailureSaid: Record<ApiFailureStanding, { status: string; note: string }> = {
+  cut_off: {
+    status: 'API FAILURE: CUT OFF THE LAST TURN',
+    note: 'the API failed under the agent, no error of the work: the request that turn was on may not have been carried out; retry it',
+  },
+  over: {
+    status: 'API FAILURE: OVER',
+    note: 'the API failed under the agent, no error of the work: the agent went on after it, or the user asked again',
+  },
+};
+
+const errorText = (e: ErrorShown) =>
   [
-    heading(e.id, e.timestamp, taskOf(e.task_id), e.error_type, e.resolution.toUpperCase()),
+    heading(
+      e.id,
+      e.timestamp,
+      taskOf(e.task_id),
+      e.error_type,
+      e.api_failure ? apiFailureSaid[e.api_failure].status : e.resolution.toUpperCase(),
+    ),
     indented(e.error_message),
+    ...(e.api_failure ? [indented(apiFailureSaid[e.api_failure].note)] : []),
     ...(e.context ? [indented(`context: ${e.context}`)] : []),
     ...(e.resolution_notes ? [indented(`resolution: ${e.resolution_notes}`)] : []),
     ...seenAt(e),

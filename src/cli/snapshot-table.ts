@@ -4,6 +4,7 @@ import {
   progressLabel,
   shortHash,
   taskCounts,
+  unresolvedOfWork,
   type SessionSnapshot,
   type SnapshotSummary,
 } from '../core/index.js';
@@ -49,7 +50,10 @@ export function snapshotText(s: SessionSnapshot): string {
   const git = g
     ? `${g.branch} at ${g.commit_at_snapshot ? shortHash(g.commit_at_snapshot) : '(no commits)'}${g.head_subject ? ` "${clip(g.head_subject, 60)}"` : ''}, ${g.has_uncommitted_changes ? `uncommitted changes${g.uncommitted_summary ? ` (${g.uncommitted_summary})` : ''}` : 'clean'}`
     : (s.git_note ?? 'not recorded');
-  const open = s.errors.filter((e) => e.resolution === 'unresolved').length + (s.open_errors_more ?? 0);
+  // the API failing under the agent is no error of the work (the snapshot's reason says the turn it cut off)
+  const open =
+    unresolvedOfWork(s.errors, { summaries: s.summaries, asked: s.requests.at(-1) }).length +
+    (s.open_errors_more ?? 0);
   const t = s.test_state;
   return [
     `snapshot ${s.id} of ${s.workflow_id}: session ${s.session_number}, trigger ${s.trigger}, ${s.created_at}`,

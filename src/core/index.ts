@@ -54,6 +54,7 @@ export * from './capacity.js';
 export * from './runtime-fold.js';
 export * from './runtime/index.js';
 export * from './turn-stop.js';
+export * from './errors-of-work.js';
 export * from './queue/work-rules.js';
 export * from './queue/work-reach.js';
 export { agentInSession, agentLabel } from './agent-label.js';

@@ -1,7 +1,7 @@
 import { turnUnderWay } from './agent-turn.js';
 import { errorInWords } from './commands/finished-work.js';
+import { openErrorsOfState, openErrorsOfWork } from './errors-of-work.js';
 import { pauseOverdue, pauseRequestedWords, pauseWaitsFor, type PauseWaits } from './commands/pause.js';
-import { listTotals } from './fold/bounds.js';
 import type { WorkflowState } from './schemas/state.js';
 import { limitStop } from './turn-stop.js';
 import { isTerminal } from './workflow-machine.js';
@@ -40,25 +40,27 @@ export interface NeedsYouStatus {
   workflow: { status: string; pause_requested: boolean; pause_overdue: boolean };
   pause_waits_for: PauseWaits | null;
   usage_limit: string | null;
-  counts: { open_errors?: number | undefined };
-  open_errors: readonly ErrorWords[];
+  /** `open_api_failures`: how many of the open errors are the API failing under the agent, no errors of the work. */
+  counts: { open_errors?: number | undefined; open_api_failures?: number | undefined };
+  open_errors: readonly (ErrorWords & { api_failure?: string | undefined })[];
   gone_agents: readonly GoneAgentNamed[];
 }
 
 /**
  * What a workflow waits for its user to look at, one line each, in `baton status`'s words: a pause still waiting, a
- * usage limit that stopped the agent's last turn (when it lifts), an agent gone (cut off mid-turn), the open errors (a
- * failing test run is one). Empty: nothing needs them. The dashboard's list says these on each row.
+ * usage limit that stopped the agent's last turn (when it lifts), an agent gone (cut off mid-turn), the open errors of
+ * the work (a failing test run is one; the API failing under the agent is not). Empty: nothing needs them. The
+ * dashboard's list says these on each row.
  */
 export function needsYou(s: NeedsYouStatus): string[] {
-  const n = s.counts.open_errors ?? s.open_errors.length;
+  const { n, newest } = openErrorsOfWork(s);
   return [
     ...(s.workflow.pause_requested && s.workflow.status !== 'paused'
       ? [`${pauseRequestedWords(s.pause_waits_for)}${s.workflow.pause_overdue ? ', overdue' : ''}`]
       : []),
     ...(s.usage_limit ? [`agent: ${s.usage_limit}`] : []),
     ...s.gone_agents.map((a) => `agent: ${goneAgentWords(a)}`),
-    ...(n > 0 ? [openErrorsWords(n, s.open_errors)] : []),
+    ...(n > 0 ? [openErrorsWords(n, newest)] : []),
   ];
 }
 
@@ -108,8 +110,7 @@ export function needsYouOfState(
     },
     pause_waits_for: pauseWaitsFor(s, o.agentGone),
     usage_limit: limitStop(s.summaries, s.recent_requests?.at(-1), new Date(o.now)),
-    counts: { open_errors: listTotals(s).open_errors },
-    open_errors: s.open_errors,
+    ...openErrorsOfState(s),
     gone_agents: o.goneAgents?.(watchedOf(s)) ?? [],
   });
 }

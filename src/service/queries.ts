@@ -23,6 +23,7 @@ import {
   workflowUsage,
   listTotals,
   inRequestOrder,
+  type ErrorRecord,
   type RecordKind,
   type UserRequest,
   type WorkflowState,
@@ -30,6 +31,8 @@ import {
   pauseOverdue,
   pauseWaitsFor,
   limitStop,
+  apiErrorStop,
+  turnStoppedBy,
   finishedWork,
   heldByErrors,
   type GitCapture,
@@ -42,6 +45,8 @@ import {
   type WorktreeAgreement,
   agentSessionsOf,
   needsYouOfState,
+  errorsShown,
+  openErrorsOfState,
   type GoneAgentNamed,
   type WatchedWorkflow,
 } from '../core/index.js';
@@ -189,6 +194,12 @@ export class Queries {
         createdThrough: snapshot.created_at,
       });
       const data = rows.map((r) => r.data);
+      // an API failure named for what it is as of the snapshot: the stop of its last turn, or over
+      if (kind === 'error')
+        return errorsShown(data as ErrorRecord[], {
+          summaries: snapshot.summaries,
+          asked: snapshot.requests.at(-1),
+        });
       // the requests in the order they were asked, as the state keeps them: one a hook missed, read from the
       // transcript later, goes where it was asked
       if (kind !== 'request') return data;
@@ -218,6 +229,10 @@ export class Queries {
     const next = nextTaskOf(s);
     const overdue = pauseOverdue(s, this.now(), this.options.pauseTimeoutMs).overdue;
     const lastAgent = s.sessions.at(-1)?.agent;
+    // each API failure among the open errors named for what it is (the importer still reads them all, to resolve)
+    const open = openErrorsOfState(s);
+    const asked = s.recent_requests?.at(-1);
+    const stoppedBy = turnStoppedBy(s.summaries, asked);
     return {
       workflow: {
         id: s.id,
@@ -239,7 +254,7 @@ export class Queries {
         // the workflow it went on from (its conversation's, or the worktree's last), when it did
         ...(s.earlier ? { earlier: s.earlier } : {}),
       },
-      counts: { tasks: taskCounts(s.tasks), ...s.counts, ...listTotals(s) },
+      counts: { tasks: taskCounts(s.tasks), ...s.counts, ...listTotals(s), ...open.counts },
       tasks: s.tasks,
       /** A finished workflow's tasks not done: none of them is under way any more (`baton complete --force`). */
       left_open: leftOpen(s).map(({ id, title, status }) => ({ id, title, status })),
@@ -272,7 +287,7 @@ export class Queries {
       /** Queued for the workers: a worker runs it, waits for one that can take it, or nothing can (and what would). */
       queue: await queueStandingOf(this.store, s.id, this.options.watch?.ports),
       test_state: s.test_state,
-      open_errors: s.open_errors,
+      open_errors: open.open_errors,
       recent_decisions: s.recent_decisions,
       recent_resolved_errors: s.recent_resolved_errors,
       // how far each recent transcript was read; the parsers' carry-over stays out (the importer reads `imports`)
@@ -294,6 +309,11 @@ export class Queries {
       recovered_with_gaps: s.recovered_with_gaps ?? null,
       /** The agent's last turn was stopped by a usage limit it has not spoken since: when it lifts, in words. */
       usage_limit: limitStop(s.summaries, s.recent_requests?.at(-1), new Date(this.now())),
+      /**
+       * The agent's last turn ended on an API error it has not spoken since, newer than any usage limit: what to do, in
+       * words (no open error of the work).
+       */
+      api_error: stoppedBy && stoppedBy !== 'usage_limit' ? apiErrorStop(s.summaries, asked) : null,
       /** When the agent compacted its context, while no reading since has told the compacted context's fill. */
       context_compacted_at:
         s.context_compacted && s.context_compacted.context_tokens === (s.usage.context_tokens ?? null)

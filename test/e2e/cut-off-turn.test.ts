@@ -118,3 +118,91 @@ describe('What to Do Next after a turn that was cut off (baton import, then bato
     );
   });
 });
+
+/** `baton import` of the transcript, then `baton context`, `baton details errors` and `baton status`. */
+async function readBack(ending: object[]) {
+  const repo = makeRepo();
+  const env = { HOME: tempDir('home-'), BATON_HOME: tempDir('baton-home-') };
+  const imported = await runCli(['import', transcript(repo, ending)], { cwd: repo, env });
+  expect(imported.code, imported.stderr).toBe(0);
+  const [context, errors, status] = await Promise.all(
+    [['context'], ['details', 'errors'], ['status']].map((args) => runCli(args, { cwd: repo, env })),
+  );
+  for (const r of [context, errors, status]) expect(r?.code, r?.stderr).toBe(0);
+  return {
+    errorsEncountered: /### Errors Encountered.*(?:\n {2}.*)*/.exec(context?.stdout ?? '')?.[0],
+    context: context?.stdout ?? '',
+    errors: errors?.stdout ?? '',
+    status: status?.stdout ?? '',
+  };
+}
+
+describe('an API failure is the turn it cut off, not an open error of the work (baton context, details, status)', () => {
+  const overloaded =
+    'API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}';
+
+  it.each([overloaded, 'API Error: Request was aborted.'])(
+    'the turn ended on it (%s): said once, in What to Do Next and the status, never UNRESOLVED',
+    async (text) => {
+      const r = await readBack([notice(text)]);
+      expect(r.errorsEncountered).toBe('### Errors Encountered: none');
+      expect(r.context).not.toContain('UNRESOLVED');
+      expect(r.context).toMatch(
+        /### What to Do Next\n.+The previous session ended because: the last turn ended on an API error/,
+      );
+      expect(r.errors).toMatch(/agent_error {2}API FAILURE: CUT OFF THE LAST TURN\n/);
+      expect(r.errors).not.toContain('UNRESOLVED');
+      expect(r.status).not.toContain('open errors');
+      expect(r.status).toMatch(/^agent: the last turn ended on an API error \(.+\): .+; retry it$/m);
+    },
+  );
+
+  it('the agent went on after it (the user said continue, a call worked, it answered): over, listed nowhere as an error', async () => {
+    const at = (s: number) => `2026-05-01T10:00:${s}.000Z`;
+    const r = await readBack([
+      notice(overloaded),
+      { type: 'user', timestamp: at(20), message: { role: 'user', content: 'continue' } },
+      assistant('m4', at(22), [{ type: 'tool_use', id: 't2', name: 'Bash', input: { command: 'ls' } }]),
+      {
+        type: 'user',
+        timestamp: at(23),
+        message: {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 't2', content: 'parser.ts' }],
+        },
+      },
+      assistant('m5', at(25), [{ type: 'text', text: 'The writer is written too; the CSV export is done.' }]),
+    ]);
+    expect(r.errorsEncountered).toBe('### Errors Encountered: none');
+    expect(r.context).not.toContain('API Error');
+    expect(r.errors).toMatch(/agent_error {2}API FAILURE: OVER\n/);
+    expect(r.status).not.toMatch(/open errors|API error/);
+  });
+
+  it('an error of the work beside it is still open and counted alone', async () => {
+    const r = await readBack([
+      assistant('m4', '2026-05-01T10:00:07.000Z', [
+        { type: 'tool_use', id: 't2', name: 'Bash', input: { command: 'npm test' } },
+      ]),
+      {
+        type: 'user',
+        timestamp: '2026-05-01T10:00:07.500Z',
+        message: {
+          role: 'user',
+          content: [
+            {
+              type: 'tool_result',
+              tool_use_id: 't2',
+              is_error: true,
+              content: 'Error: Cannot find module x',
+            },
+          ],
+        },
+      },
+      notice(overloaded),
+    ]);
+    expect(r.errorsEncountered).toMatch(/^### Errors Encountered\n {2}! UNRESOLVED: \w+: `npm test`/);
+    expect(r.errorsEncountered).not.toContain('API Error');
+    expect(r.status).toMatch(/^open errors: 1 \(newest: err-\w+: \w+: `npm test`/m);
+  });
+});

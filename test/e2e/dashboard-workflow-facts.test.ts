@@ -277,6 +277,12 @@ describe('dashboard: the workflow page says what `baton status` says', () => {
       error_message: 'tsc failed once',
       resolution: 'fixed',
     });
+    // the API failing under the agent, the last thing it met: the stop of its turn, no open error of the work
+    await post(`/api/workflows/${id}/errors`, {
+      error_type: 'agent_error',
+      error_message:
+        'agent: API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
+    });
     await post(`/api/workflows/${id}/test-runs`, {
       phase: 'red',
       failing_tests: ['parses ISO dates'],
@@ -292,6 +298,7 @@ describe('dashboard: the workflow page says what `baton status` says', () => {
     await waitForText(part.getByTestId('errors'), 'parse() got undefined');
     // the open ones only: a resolved error is the history's
     expect(await part.getByText('tsc failed once').count()).toBe(0);
+    expect(await part.getByText(/overloaded_error/).count()).toBe(0);
     await waitForText(part.getByTestId('tdd-state'), 'parses ISO dates');
     await waitForText(part.getByTestId('tdd-state'), 'npm test');
     // the worktree now: its branch and the file not committed

@@ -9,6 +9,7 @@ import {
   invalidInput,
   leftBehindWords,
   nextStepText,
+  openErrorsOfWork,
   openErrorsWords,
   pauseRequestedWords,
   progressLabel,
@@ -69,9 +70,11 @@ type Status = {
       left_behind?: number;
     };
     open_errors?: number;
+    /** How many of the open errors are the API failing under the agent (absent from an older server). */
+    open_api_failures?: number;
   };
   /** The newest open errors (at most 20); `counts.open_errors` is how many are open in all. */
-  open_errors: { id: string; error_type: string; error_message: string }[];
+  open_errors: { id: string; error_type: string; error_message: string; api_failure?: string }[];
   tasks: { id: string; title: string; status: string; note: string | null }[];
   left_open: { id: string }[];
   probably_done: { id: string; title: string; said: string }[];
@@ -82,6 +85,8 @@ type Status = {
   warnings: string[];
   usage: UsageMetrics;
   usage_limit: string | null;
+  /** Absent from an older server. */
+  api_error?: string | null;
   context_compacted_at?: string | null;
   work_over: string | null;
   turn_under_way: boolean;
@@ -294,6 +299,8 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
             ...(away ? [`branch: ${awayWords(away)}`] : []),
             ...teammates.map((t) => `not yours: ${teammateWorkWords(t)}`),
             ...(s.usage_limit ? [`agent: ${s.usage_limit}`] : []),
+            // the API failing under the agent: the turn it cut off, said for what it is (no open error of the work)
+            ...(s.api_error ? [`agent: ${s.api_error}`] : []),
             ...gone.map((a) => `agent: ${goneLine(a, s)}`),
             ...unread.map(
               (u) =>
@@ -618,11 +625,14 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
     );
 }
 
-/** The open errors in one line: how many, the newest two, where the rest are and how one is closed. */
+/**
+ * The open errors of the work in one line: how many, the newest two, where the rest are and how one is closed. The API
+ * failing under the agent is none of them (What to Do Next says the turn it cut off).
+ */
 function openErrorsLines(s: Pick<Status, 'counts' | 'open_errors'>): string[] {
-  const n = s.counts.open_errors ?? s.open_errors.length;
+  const { n, newest } = openErrorsOfWork(s);
   if (n === 0) return [];
   return [
-    `${openErrorsWords(n, s.open_errors)}; \`baton details errors\` lists them, \`baton record resolve <id> --resolution fixed\` closes one that no longer applies`,
+    `${openErrorsWords(n, newest)}; \`baton details errors\` lists them, \`baton record resolve <id> --resolution fixed\` closes one that no longer applies`,
   ];
 }

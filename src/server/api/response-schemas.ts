@@ -22,6 +22,16 @@ import {
 } from '../../core/index.js';
 
 /** The documented shapes of the responses (the OpenAPI document's components; tests parse responses with them). */
+
+/**
+ * An error as shown: its record, and when it is the API failing under the agent (an `agent_error` of an overloaded or
+ * failing API, a dropped connection, an aborted request, a limit's notice), what that is now: `cut_off`, the stop of
+ * the last turn (nothing said or asked since), or `over`. Either way no open error of the work.
+ */
+export const ErrorShown = z
+  .object({ ...ErrorRecord.shape, api_failure: z.enum(['cut_off', 'over']).optional() })
+  .openapi('ErrorShown');
+
 export const ErrorResponse = z
   .object({
     error: z
@@ -180,6 +190,8 @@ export const Status = z
         sessions: z.number().int(),
         checkpoints: z.number().int(),
         open_errors: z.number().int(),
+        /** How many of the open errors are the API failing under the agent (`api_failure`), no errors of the work. */
+        open_api_failures: z.number().int().optional(),
       })
       .catchall(z.unknown()),
     tasks: z.array(Task),
@@ -243,7 +255,7 @@ export const Status = z
     }),
     test_state: TestState.nullable(),
     /** The newest open errors (at most 20); `counts.open_errors` is how many are open in all. */
-    open_errors: z.array(ErrorRecord),
+    open_errors: z.array(ErrorShown),
     recent_decisions: z.array(Decision),
     /** The errors resolved most recently (a failure followed by a fix, a retry that passed, a workaround). */
     recent_resolved_errors: z.array(ErrorRecord),
@@ -269,6 +281,11 @@ export const Status = z
     recovered_with_gaps: RecoveredWithGaps.nullable(),
     /** The agent's last turn was stopped by a usage limit it has not spoken since: when it lifts, in words. */
     usage_limit: z.string().nullable(),
+    /**
+     * The agent's last turn ended on an API error it has not spoken since (an overloaded or failing API, a dropped
+     * connection, a full context), and what to do about it, in words: the open errors do not count it.
+     */
+    api_error: z.string().nullable().optional(),
     /** When the agent compacted its context, while no reading since has told the fill: the last one known is stale. */
     context_compacted_at: z.string().nullable(),
     /** Why a new conversation would complete it, were its last agent gone with no SessionEnd; null: it goes on. */
@@ -606,7 +623,7 @@ export const GitChanges = z
 export const Details = z
   .union([
     z.array(Decision),
-    z.array(ErrorRecord),
+    z.array(ErrorShown),
     z.array(ReviewerFeedback),
     // the other kinds' records (history, requests, summaries) as stored
     z.array(z.unknown()),

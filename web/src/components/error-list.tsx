@@ -2,31 +2,46 @@ import { useState } from 'react';
 import { api, type ApiError, type ErrorRecord } from '../api/index.js';
 import { StatusBadge } from './status-badge.js';
 
-/** Errors, the unresolved ones first, each with its resolution. */
+/** What an API failure is in place of its resolution (`api_failure`: the stop of the last turn, or over). */
+const apiFailureSaid = { cut_off: 'API failure: cut off the last turn', over: 'API failure: over' } as const;
+
+/**
+ * Errors, the unresolved ones first, each with its resolution; the API failing under the agent said for what it is,
+ * no error of the work.
+ */
 export function ErrorList({
   errors,
   total,
   detailsPath,
 }: {
-  errors: ErrorRecord[];
+  errors: (ErrorRecord & { api_failure?: 'cut_off' | 'over' })[];
   total: number;
   detailsPath: string;
 }) {
-  const [all, setAll] = useState<ErrorRecord[] | null>(null);
+  const [all, setAll] = useState<(ErrorRecord & { api_failure?: 'cut_off' | 'over' })[] | null>(null);
   const [failed, setFailed] = useState<string | null>(null);
+  const open = (e: { resolution: string; api_failure?: string }) =>
+    e.resolution === 'unresolved' && !e.api_failure;
   if (total === 0) return <p className="muted small">No errors recorded.</p>;
-  const shown = [...(all ?? errors)].sort(
-    (a, b) => Number(b.resolution === 'unresolved') - Number(a.resolution === 'unresolved'),
-  );
+  const shown = [...(all ?? errors)].sort((a, b) => Number(open(b)) - Number(open(a)));
   return (
     <>
       <ul className="records" data-testid="errors">
         {shown.map((e) => (
           <li key={e.id} data-resolution={e.resolution}>
             <div>
-              <StatusBadge status={e.resolution} /> <strong>{e.error_type}</strong>: {e.error_message}
+              <StatusBadge
+                status={e.api_failure ? 'api_failure' : e.resolution}
+                {...(e.api_failure ? { title: apiFailureSaid[e.api_failure] } : {})}
+              />{' '}
+              <strong>{e.error_type}</strong>: {e.error_message}
               {e.task_id && <span className="muted small"> ({e.task_id})</span>}
             </div>
+            {e.api_failure && (
+              <div className="muted small">
+                {apiFailureSaid[e.api_failure]}: the API failed under the agent, no error of the work
+              </div>
+            )}
             {e.resolution_notes && <div className="rationale">{e.resolution_notes}</div>}
             {e.context && <div className="muted small">{e.context}</div>}
           </li>

@@ -24,7 +24,9 @@ export function WorkStatePanel({
   // the live snapshot's name changes with every event (a Resume's among them), its worktree's git state is the same
   // thing read anew: the last one read stays on screen until the new one comes, rather than a spinner
   const git = useApi<GitChanges>(`${live}/git-changes`, refresh, undefined, `${workflowId}/git-changes`);
-  const open = status.counts.open_errors;
+  // the API failing under the agent is no open error of the work (the banner above says the turn it cut off)
+  const open = status.counts.open_errors - (status.counts.open_api_failures ?? 0);
+  const ofWork = status.open_errors.filter((e) => !e.api_failure);
   return (
     <section className="card" aria-labelledby="work-state-title" data-testid="work-state">
       <h2 id="work-state-title">Work state</h2>
@@ -34,7 +36,7 @@ export function WorkStatePanel({
           {open === 0 ? (
             <p className="muted small">No open errors.</p>
           ) : (
-            <ErrorList errors={status.open_errors} total={open} detailsPath={`${live}/errors`} />
+            <ErrorList errors={ofWork} total={open} detailsPath={`${live}/errors`} />
           )}
           <h3>Tests</h3>
           <TddStatePanel test={status.test_state} />

@@ -187,6 +187,12 @@ export function WorkflowPage({ id, snapshotId }: { id: string; snapshotId: strin
             <span>The agent&apos;s last turn was {s.usage_limit}.</span>
           </div>
         )}
+        {/* the API failed under the agent at the end of its last turn: the turn to retry, no open error of the work */}
+        {s.api_error && (
+          <div className="banner banner-warn" role="status" data-testid="api-error">
+            <span>The agent&apos;s last turn was cut off: {s.api_error}.</span>
+          </div>
+        )}
         <AgentWatchBanners status={s} />
         {s.warnings.map((x) => (
           <div key={x} className="banner banner-warn">
