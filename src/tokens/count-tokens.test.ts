@@ -54,10 +54,16 @@ describe('countTokens (o200k_base from vendor/)', () => {
 
   it('reads the vocabulary only when a count is first asked for', () => {
     const module = fileURLToPath(new URL('../../dist/tokens/count-tokens.js', import.meta.url));
+    // the files read, seen through node:fs (whose named exports the module imports are synced to the patched one)
     const script = `
-      import { createRequire } from 'node:module';
+      import fs from 'node:fs';
+      import { syncBuiltinESMExports } from 'node:module';
+      const read = [];
+      const readFileSync = fs.readFileSync;
+      fs.readFileSync = (file, ...rest) => (read.push(String(file)), readFileSync(file, ...rest));
+      syncBuiltinESMExports();
       const { countTokens } = await import(${JSON.stringify(module)});
-      const loaded = () => Object.keys(createRequire(import.meta.url).cache).some((k) => k.endsWith('o200k_base.cjs'));
+      const loaded = () => read.some((f) => f.endsWith('o200k_base.cjs'));
       const before = loaded();
       const n = countTokens('hello world');
       console.log(JSON.stringify({ before, after: loaded(), n }));`;
