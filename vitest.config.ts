@@ -2,11 +2,11 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * The suites of agents Baton runs itself, unattended (`baton run` and its agent runtime, its executors local, remote
- * and Docker, workers sharing a queue), of the package packed and installed, and the crash harness on PostgreSQL. They
- * take about a third of the whole run on the 2-core machine, so `npm test` (the service, the CLI, the hooks that follow
- * the agents you run, the briefing, storage and crashes on SQLite, the dashboard, the runtime's units in test/runtime)
- * leaves them, and the hooks that wait out a store or server that does not answer, to `npm run test:slow`; `.ci/run`
- * runs both, a bare `npx vitest run` everything.
+ * and Docker, workers sharing a queue), of the dashboard in Chromium, of the package packed and installed, and the
+ * crash harness on PostgreSQL. They take about two fifths of the whole run on the 2-core machine, so `npm test` (the
+ * service, the CLI, the hooks that follow the agents you run, the briefing, storage and crashes on SQLite, the server's
+ * API, the runtime's units in test/runtime) leaves them, and the hooks that wait out a store or server that does not
+ * answer, to `npm run test:slow`; `.ci/run` runs both, a bare `npx vitest run` everything.
  */
 const slow = [
   'test/e2e/run-*.test.ts',
@@ -18,7 +18,8 @@ const slow = [
   'test/e2e/remote-executor-run.test.ts',
   'test/e2e/executor-client-token.test.ts',
   'test/e2e/docker-executor*.test.ts',
-  'test/e2e/dashboard-docker.test.ts',
+  // the dashboard, driven in Chromium (a browser per file)
+  'test/e2e/dashboard*.test.ts',
   'test/e2e/workers*.test.ts',
   'test/e2e/worker-cannot-start.test.ts',
   'test/e2e/queue-untaken.test.ts',
