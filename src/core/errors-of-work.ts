@@ -54,6 +54,18 @@ export function openErrorsOfState(s: WorkflowState): {
   };
 }
 
+/**
+ * The open errors that hold a workflow's work (`finishedWork`): its open errors but the API failures among them that
+ * are over (`apiFailureStanding`: the agent went on, or the user asked again), and how many in all (the state lists
+ * only the newest; those it no longer lists count as they are). One that cut off the last turn still holds it: that
+ * turn died, and the next session is to know.
+ */
+export function errorsHoldingWork(s: WorkflowState): { n: number; errors: ErrorShown[] } {
+  const open = errorsShown(s.open_errors, standingOfState(s));
+  const errors = open.filter((e) => e.api_failure !== 'over');
+  return { n: Math.max(0, listTotals(s).open_errors - (open.length - errors.length)), errors };
+}
+
 /** What a status-like view holds of the open errors: their count, how many are API failures, the newest shown. */
 export interface OpenErrorsView<E> {
   counts: { open_errors?: number | undefined; open_api_failures?: number | undefined };

@@ -446,6 +446,54 @@ describe('heldByErrors', () => {
     );
   });
 
+  it('lets an API failure the agent went on past hold nothing, its record not marked fixed; one cutting off holds', () => {
+    const overloaded =
+      'agent: API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}';
+    const d = next(followed(['completed']));
+    recordError(
+      d,
+      {
+        task_id: null,
+        error_type: 'agent_error',
+        error_message: overloaded,
+        context: null,
+        resolution: 'unresolved',
+        resolution_notes: null,
+      },
+      later(1),
+    );
+    const id = d.state.open_errors[0]?.id ?? '';
+    // nothing after it: the turn died on it, and that holds the work
+    expect(finishedWork(ended(d.state), later(2))).toBeNull();
+    expect(heldByErrors(ended(d.state), later(2))).toMatch(
+      new RegExp(
+        `^1 open error \\(${id}: agent_error: agent: API Error: 529 .*\\) holds it, though its task is done`,
+      ),
+    );
+    // Claude Code retried and the agent went on (its words after the failure, the turn not seen to end): over
+    const went = next(d.state);
+    recordSummary(
+      went,
+      { kind: 'last_message', text: 'Retried: the writer is written.', source: 'x' },
+      later(2),
+    );
+    expect(finishedWork(ended(went.state), later(3))).toBe(
+      'its task is done and Claude Code session s1 ended (the user quit)',
+    );
+    expect(heldByErrors(ended(went.state), later(3))).toBeNull();
+    // the user asked again after it, and the agent answered: the reason names no error left open
+    const asked = next(d.state);
+    recordRequest(asked, { text: 'continue', at: later(2), source: 'claude-code:hook' });
+    recordSummary(
+      asked,
+      { kind: 'last_message', text: 'Done: the writer is written.', source: 'x', turn_ended: true },
+      later(3),
+    );
+    expect(finishedWork(ended(asked.state), later(4))).toBe(
+      'its task is done and Claude Code session s1 ended (the user quit)',
+    );
+  });
+
   it('says nothing when no error is open, or something else keeps the work going too', () => {
     expect(heldByErrors(ended(followed(['completed'])), now)).toBeNull();
     // a task left

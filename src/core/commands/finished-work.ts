@@ -1,9 +1,11 @@
 import { agentLabel } from '../agent-label.js';
 import { awaitedAfter } from '../call-text.js';
 import { clip } from '../clip.js';
+import { errorsHoldingWork } from '../errors-of-work.js';
 import { endsOnHandoff, endsOnOffer, endsOnQuestion, endsWaitingOn } from '../message-ends.js';
 import { requestsSinceTurnEnd, turnOver } from '../agent-turn.js';
 import type { Draft } from '../draft.js';
+import type { ErrorRecord } from '../schemas/records.js';
 import type { WorkflowState } from '../schemas/state.js';
 import { leftBehind, leftBehindWords, tasksOver } from '../task-graph.js';
 import { turnStop } from '../turn-stop.js';
@@ -34,11 +36,12 @@ export type ConversationsOver = Readonly<Record<string, string>>;
  * command left running in the background, sub-agents that had not answered; `endsWaitingOn`: a CI run its words say
  * it waits on; `endsOnHandoff`: the user's answer to "Reply 'approve' and I'll go on" or "Ready to proceed?"), and
  * the last agent session ended (its SessionEnd hook came: the user quit or cleared it; or its conversation is in
- * `over` and its last turn ended) or nothing happened in the workflow for FINISHED_IDLE_MS. An open error holds it, unless the agent went on
- * past every one (`wentOnPast`) before its session ended or the workflow went quiet: then the reason names them. A new
- * conversation (or a `/clear`) then starts a new workflow (shown what the finished one did) instead of being told to
- * continue finished work; a compaction, a `--resume`, a task left open, a request the agent never answered or an
- * error met after the agent's last answer continue this one.
+ * `over` and its last turn ended) or nothing happened in the workflow for FINISHED_IDLE_MS. An open error holds it,
+ * unless the agent went on past every one (`wentOnPast`) before its session ended or the workflow went quiet: then the
+ * reason names them. An API failure the work went on past is no such error (`errorsHoldingWork`); one that cut off the
+ * last turn holds it. A new conversation (or a `/clear`) then starts a new workflow (shown what the finished one did)
+ * instead of being told to continue finished work; a compaction, a `--resume`, a task left open, a request the agent
+ * never answered or an error met after the agent's last answer continue this one.
  */
 export function finishedWork(s: WorkflowState, now: string, over: ConversationsOver = {}): string | null {
   if (!s.auto_tracked || s.status !== 'in_progress' || s.pause_requested) return null;
@@ -54,7 +57,7 @@ export function finishedWork(s: WorkflowState, now: string, over: ConversationsO
   // so is a turn that ended handing the next step to the user's answer ("Reply 'approve' and I'll go on to the Plan
   // step"), whatever it did and whatever its list says: the step it holds back is work not done, the user's to allow
   if (s.summaries?.last_message && endsOnHandoff(s.summaries.last_message.text)) return null;
-  const open = s.counts.open_errors ?? s.open_errors.length;
+  const held = errorsHoldingWork(s);
   const last = s.sessions[s.sessions.length - 1];
   const idle = Date.parse(now) - Date.parse(s.updated_at);
   // a conversation that is over but whose turn never ended was cut off: the next session is told so instead
@@ -68,26 +71,26 @@ export function finishedWork(s: WorkflowState, now: string, over: ConversationsO
     ended ??
     (idle >= FINISHED_IDLE_MS ? `nothing happened in it for ${Math.floor(idle / 60_000)} min` : null);
   if (stopped === null) return null;
-  if (open === 0) return `${done} and ${stopped}`;
-  return wentOnPast(s) ? `${done} and ${stopped}; ${leftOpen(s, open)}` : null;
+  if (held.n === 0) return `${done} and ${stopped}`;
+  return wentOnPast(s, held.errors) ? `${done} and ${stopped}; ${leftOpen(held.errors, held.n)}` : null;
 }
 
 /**
- * The agent met every open error before the last answer that ended its turn: it went on past them (worked around,
- * fixed where Baton did not see it, or left for the user), reported, and the user quit or left it. An error after
- * that answer, or with no such answer (its turn died: an API error), still holds the work. The open errors the state
- * no longer lists are older than those it does.
+ * The agent met every open error that holds the work (`open`: `errorsHoldingWork`) before the last answer that ended
+ * its turn: it went on past them (worked around, fixed where Baton did not see it, or left for the user), reported,
+ * and the user quit or left it. An error after that answer, or with no such answer (its turn died: an API error),
+ * still holds the work. The open errors the state no longer lists are older than those it does.
  */
-function wentOnPast(s: WorkflowState): boolean {
+function wentOnPast(s: WorkflowState, open: readonly ErrorRecord[]): boolean {
   const answer = s.summaries?.last_message;
   if (!answer || answer.turn_ended !== true) return false;
   const at = Date.parse(answer.timestamp);
-  return s.open_errors.every((e) => Date.parse(e.timestamp) <= at);
+  return open.every((e) => Date.parse(e.timestamp) <= at);
 }
 
 /** The open errors a finished workflow leaves, said where its completion is (the next session is shown them). */
-function leftOpen(s: WorkflowState, n: number): string {
-  const shown = s.open_errors.slice(-2).map((e) => errorInWords(e, 60));
+function leftOpen(open: readonly ErrorRecord[], n: number): string {
+  const shown = open.slice(-2).map((e) => errorInWords(e, 60));
   const more = n > shown.length ? `; ${n - shown.length} more` : '';
   return `${n} error${n === 1 ? '' : 's'} met on the way left open (${shown.join('; ')}${more})`;
 }
@@ -102,12 +105,12 @@ export const errorInWords = (e: { id: string; error_type: string; error_message:
  * and how to resolve one that no longer applies; null when none is open, or something else holds the work too.
  */
 export function heldByErrors(s: WorkflowState, now: string, over: ConversationsOver = {}): string | null {
-  const n = s.counts.open_errors ?? s.open_errors.length;
+  const { n, errors } = errorsHoldingWork(s);
   if (n === 0 || finishedWork(s, now, over) !== null) return null;
   const without = { ...s, open_errors: [], counts: { ...s.counts, open_errors: 0 } };
   const done = finishedWork(without, now, over);
   if (done === null) return null;
-  const shown = s.open_errors.slice(-3);
+  const shown = errors.slice(-3);
   const listed = shown.map((e) => errorInWords(e));
   const more = n > shown.length ? `; ${n - shown.length} more` : '';
   const one = n === 1 ? shown[0] : undefined;
