@@ -9,7 +9,7 @@ import type {
   ImportMark,
   RecoveryChoice,
   RecoveryPlan,
-  SessionSnapshot,
+  SnapshotShown,
   SnapshotSummary,
   SnapshotTrigger,
   Task,
@@ -200,7 +200,8 @@ export interface BatonClient {
     via?: Channel,
   ): Promise<{ acknowledged: string; latest: string | null; matches: boolean }>;
   snapshots(ref: Ref): Promise<{ workflow_id: string; snapshots: SnapshotSummary[] }>;
-  snapshot(ref: Ref, snapshotId: string): Promise<SessionSnapshot>;
+  /** One snapshot whole, its errors shown as of it (each API failure's `api_failure`, as `details` gives them). */
+  snapshot(ref: Ref, snapshotId: string): Promise<SnapshotShown>;
   /** Everything of one category as of a snapshot; with `null`, as the workflow stands now (its live snapshot). */
   details(ref: Ref, snapshotId: string | null, category: DetailCategory): Promise<DetailsResult>;
   checkpoint(ref: Ref, name: string): Promise<{ workflow_id: string; checkpoint: CheckpointRef }>;

@@ -7,6 +7,7 @@ import {
   rebuild,
   submitWork,
 } from '../service/index.js';
+import { snapshotShown } from '../core/index.js';
 import type { BatonClient, Channel, RecordInput, RecordResult, Ref, TaskAction } from './baton-client.js';
 import { workflowView } from './views.js';
 
@@ -186,6 +187,10 @@ export class LocalClient implements BatonClient {
   }
 
   async snapshot(ref: Ref, snapshotId: string) {
+    return snapshotShown(await this.snapshotAsStored(ref, snapshotId));
+  }
+
+  private async snapshotAsStored(ref: Ref, snapshotId: string) {
     if (isLiveSnapshotId(snapshotId))
       return this.service.queries.snapshot((await this.service.resolve(this.ref(ref))).id, snapshotId);
     if (!ref.workflowId) return this.service.queries.findSnapshot(snapshotId);
@@ -198,7 +203,7 @@ export class LocalClient implements BatonClient {
     category: Parameters<BatonService['queries']['details']>[1],
   ) {
     const id = snapshotId ?? liveSnapshotId(await this.service.resolve(this.ref(ref)));
-    return this.service.queries.details(await this.snapshot(ref, id), category);
+    return this.service.queries.details(await this.snapshotAsStored(ref, id), category);
   }
 
   async checkpoint(ref: Ref, name: string) {

@@ -1,5 +1,6 @@
 import { listTotals } from './fold/bounds.js';
 import type { ErrorRecord, Summary, UserRequest } from './schemas/records.js';
+import type { SessionSnapshot } from './schemas/snapshot.js';
 import type { WorkflowState } from './schemas/state.js';
 import { apiFailureStanding, type ApiFailureStanding } from './turn-stop.js';
 
@@ -27,6 +28,18 @@ export function errorsShown(errors: readonly ErrorRecord[], by: StandingAgainst)
 /** The unresolved errors of the work among `errors`: the API failures among them are none (`apiFailureStanding`). */
 export const unresolvedOfWork = (errors: readonly ErrorRecord[], by: StandingAgainst): ErrorShown[] =>
   errorsShown(errors, by).filter((e) => e.resolution === 'unresolved' && !e.api_failure);
+
+/** A snapshot as shown to a person or an agent: its errors with each API failure named as of the snapshot. */
+export type SnapshotShown = Omit<SessionSnapshot, 'errors'> & { errors: ErrorShown[] };
+
+/**
+ * A snapshot with its errors shown (`errorsShown`), read against its own summaries and latest request, as `baton
+ * details errors` reads them: the same `api_failure` wherever a snapshot's errors are listed.
+ */
+export const snapshotShown = (s: SessionSnapshot): SnapshotShown => ({
+  ...s,
+  errors: errorsShown(s.errors, { summaries: s.summaries, asked: s.requests.at(-1) }),
+});
 
 /** What a workflow's state says its API failures are read against. */
 export const standingOfState = (

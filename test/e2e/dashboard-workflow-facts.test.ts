@@ -306,6 +306,22 @@ describe('dashboard: the workflow page says what `baton status` says', () => {
     await page.screenshot({ path: join(shots, '21-work-state.png'), fullPage: true });
     await fitsPhone(page);
     await page.screenshot({ path: join(shots, '21-work-state-390.png'), fullPage: true });
+
+    // a snapshot of it lists the API failure as `baton details errors` does: the same api_failure, the same words
+    const cp = await post(`/api/workflows/${id}/checkpoints`, { name: 'facts' });
+    const sid = cp.checkpoint.snapshot_id as string;
+    const snapPath = `/api/workflows/${id}/snapshots/${sid}`;
+    const failureOf = (errors: Json[]) => errors.find((e) => e.error_type === 'agent_error')?.api_failure;
+    expect(failureOf(((await (await server.api(snapPath)).json()) as Json).errors)).toBe('cut_off');
+    expect(failureOf((await (await server.api(`${snapPath}/errors`)).json()) as Json[])).toBe('cut_off');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${server.url}/#/workflows/${id}/snapshots/${sid}`);
+    const errors = page.getByTestId('snapshot-detail').getByTestId('errors');
+    await waitForText(errors, 'parse() got undefined');
+    const failure = errors.locator('li', { hasText: 'overloaded_error' });
+    await waitForText(failure, 'API failure: cut off the last turn');
+    expect(await failure.locator('[data-status="api_failure"]').count()).toBe(1);
+    expect(await failure.locator('[data-status="unresolved"]').count()).toBe(0);
     await page.close();
   });
 

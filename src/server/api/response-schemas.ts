@@ -89,7 +89,10 @@ export const WorkflowList = z.object({ workflows: z.array(WorkflowView) }).opena
 
 // Core schemas are made before zod is extended with `.openapi`, so they are re-wrapped here to be named components.
 export const SnapshotSummarySchema = z.object(SnapshotSummary.shape).openapi('SnapshotSummary');
-export const SnapshotSchema = z.object(SessionSnapshot.shape).openapi('SessionSnapshot');
+// a snapshot's errors as `details` serves them: each API failure named (`api_failure`) as of the snapshot
+export const SnapshotSchema = z
+  .object({ ...SessionSnapshot.shape, errors: z.array(ErrorShown) })
+  .openapi('SessionSnapshot');
 export const SnapshotList = z
   .object({ workflow_id: z.string(), snapshots: z.array(SnapshotSummarySchema) })
   .openapi('SnapshotList');

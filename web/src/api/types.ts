@@ -15,6 +15,7 @@ import type {
   SessionsTable as SessionsTableSchema,
   SessionTimeline as SessionTimelineSchema,
   SnapshotList as SnapshotListSchema,
+  SnapshotSchema,
   Status as StatusSchema,
   WorkflowList as WorkflowListSchema,
   WorkflowView as WorkflowViewSchema,
@@ -23,7 +24,6 @@ import type { SubscriptionReset as SubscriptionResetSchema } from '../../../src/
 import type {
   Decision as DecisionSchema,
   ErrorRecord as ErrorRecordSchema,
-  SessionSnapshot as SessionSnapshotSchema,
   WorkflowStatus as WorkflowStatusSchema,
 } from '../../../src/core/schemas/index.js';
 
@@ -41,7 +41,10 @@ export type SessionsTable = z.infer<typeof SessionsTableSchema>;
 export type SessionRow = SessionsTable['sessions'][number];
 export type SnapshotList = z.infer<typeof SnapshotListSchema>;
 export type SnapshotSummary = SnapshotList['snapshots'][number];
-export type Snapshot = z.infer<typeof SessionSnapshotSchema>;
+/** A snapshot as the API serves it: its errors with each API failure named (`api_failure`). */
+export type Snapshot = z.infer<typeof SnapshotSchema>;
+/** An error as the API lists it: its record, and `api_failure` when it is the API failing under the agent. */
+export type ErrorShown = Snapshot['errors'][number];
 export type Decision = z.infer<typeof DecisionSchema>;
 export type ErrorRecord = z.infer<typeof ErrorRecordSchema>;
 export type ResumeContext = z.infer<typeof ResumeContextSchema>;

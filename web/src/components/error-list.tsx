@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api, type ApiError, type ErrorRecord } from '../api/index.js';
+import { api, type ApiError, type ErrorShown } from '../api/index.js';
 import { StatusBadge } from './status-badge.js';
 
 /** What an API failure is in place of its resolution (`api_failure`: the stop of the last turn, or over). */
@@ -14,11 +14,11 @@ export function ErrorList({
   total,
   detailsPath,
 }: {
-  errors: (ErrorRecord & { api_failure?: 'cut_off' | 'over' })[];
+  errors: ErrorShown[];
   total: number;
   detailsPath: string;
 }) {
-  const [all, setAll] = useState<(ErrorRecord & { api_failure?: 'cut_off' | 'over' })[] | null>(null);
+  const [all, setAll] = useState<ErrorShown[] | null>(null);
   const [failed, setFailed] = useState<string | null>(null);
   const open = (e: { resolution: string; api_failure?: string }) =>
     e.resolution === 'unresolved' && !e.api_failure;
@@ -53,7 +53,7 @@ export function ErrorList({
           className="btn btn-small"
           onClick={() =>
             api
-              .get<ErrorRecord[]>(detailsPath)
+              .get<ErrorShown[]>(detailsPath)
               .then(setAll, (e: unknown) => setFailed((e as ApiError).message))
           }
         >
