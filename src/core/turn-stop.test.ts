@@ -49,6 +49,8 @@ describe('an API error that passes', () => {
       'test failed: expected 429 after 100 requests per minute',
       "exceeded retry limit, last status: 429 Too Many Requests\nYou've hit your usage limit. Try again later.",
       'FAIL retries.test.ts: exceeded retry limit, last status: 429 Too Many Requests',
+      // the agent's own side cancelled the request (Esc, a signal): nothing to retry, though no fault of the work
+      'API Error: Request was aborted.',
       null,
     ])
       expect(transientApiError(other), String(other)).toBe(false);

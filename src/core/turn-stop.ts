@@ -67,6 +67,13 @@ const networkDrop = new RegExp(
  * Too Many Requests"). Read from the start of a line of the agent's own error, so a test's output or a script's that
  * names such words ("not ok 3 - retries on ECONNRESET") is not one. Tried again later, the same request may well go
  * through; a usage limit and a full context are told apart before this (they have their own ways on).
+ *
+ * Not "API Error: Request was aborted.", on purpose, though `apiFailureError` counts it: those are the API client's
+ * words (the Anthropic SDK's APIUserAbortError, Claude Code's ERROR_MESSAGE_USER_ABORT) when the agent's own side
+ * cancelled the request (Esc, a signal to its process), not the service failing. `baton run` retries and waits out
+ * what this says (`interruptForApiError`); trying a stopped request again would undo the stop, and there is no
+ * failure to wait out. To whoever reads the errors it is still no fault of the work, which is all `apiFailureError`
+ * decides.
  */
 export const transientApiError = (text: string | null | undefined): boolean =>
   (isRateBurst(text) &&
@@ -140,9 +147,10 @@ export function apiErrorStop(summaries: Summaries | undefined, asked: Asked): st
 
 /**
  * An error recorded from the agent's own words (`agent_error`, said `agent: <its words>`) that is its API failing
- * (`transientApiError`), its request aborted on the way ("API Error: Request was aborted."), or a usage limit's notice
- * (recorded as such an error before limits were told apart): no fault of the work, so nothing for an agent to fix; it
- * passes once the agent goes on. A full context is not one: the step that filled it is to be done in smaller parts.
+ * (`transientApiError`), its request aborted on the way ("API Error: Request was aborted.", which `transientApiError`
+ * leaves out: nothing to retry), or a usage limit's notice (recorded as such an error before limits were told apart):
+ * no fault of the work, so nothing for an agent to fix; it passes once the agent goes on. A full context is not one:
+ * the step that filled it is to be done in smaller parts.
  */
 export const apiFailureError = (e: { error_type: string; error_message: string }): boolean => {
   if (e.error_type !== 'agent_error') return false;
