@@ -717,6 +717,7 @@ export class AgentSessions {
           reopened,
           start: true,
           elsewhere: !judgeCutOff,
+          git: git ?? { state: null, note: null },
         });
         // a pause asked for that waited for the turn the cut ended: the user is at work again, as after `baton
         // resume`, so it is withdrawn (left waiting, it would stop this session at its first task boundary)
@@ -735,7 +736,13 @@ export class AgentSessions {
               : 'at_work';
         return {
           link,
-          context: this.handover(d, why ? null : fresh, git, { ...input, ...why, held, elsewhere }),
+          // a session cut off ended on its crash snapshot (core `linkAgentSession`): the briefing is compiled from it
+          context: this.handover(d, link.cut_off_snapshot ?? (why ? null : fresh), git, {
+            ...input,
+            ...why,
+            held,
+            elsewhere,
+          }),
           whole: false,
           withdrawn,
           others,

@@ -171,6 +171,56 @@ describe('a conversation at work, told from one cut off', () => {
     expect(told(cleared.stdout)).not.toMatch(/another conversation|stopped in the middle/);
   });
 
+  it("the crash snapshot of a session cut off is that session's: its number and usage, not the next one's", async () => {
+    const { repo, env, hook } = workspace();
+    const one = cutTranscript('usage-0001', 'add a licence');
+    await hook('SessionStart', { session_id: 'usage-0001', source: 'startup', transcript_path: one });
+    await hook('UserPromptSubmit', {
+      session_id: 'usage-0001',
+      transcript_path: one,
+      prompt: 'add a licence',
+    });
+    await hook('Stop', { session_id: 'usage-0001', transcript_path: one, stop_hook_active: false });
+    await hook('SessionEnd', { session_id: 'usage-0001', transcript_path: one, reason: 'clear' });
+    // session 2 calls the model (its usage in its transcript), then dies in the middle of its turn
+    const sid = 'usage-0002';
+    const two = join(tempDir('baton-transcript-'), `${sid}.jsonl`);
+    const usage = { input_tokens: 1200, output_tokens: 300, cache_read_input_tokens: 0 };
+    writeFileSync(
+      two,
+      `${[
+        line(sid, 'user', { role: 'user', content: 'run the tests and fix what fails' }),
+        line(sid, 'assistant', {
+          id: 'm1',
+          role: 'assistant',
+          model: 'claude-sonnet-4-5',
+          usage,
+          content: [{ type: 'tool_use', id: 'toolu-1', name: 'Bash', input: { command: 'npm test' } }],
+        }),
+      ].join('\n')}\n`,
+    );
+    await hook('SessionStart', { session_id: sid, source: 'clear', transcript_path: two });
+    await hook('UserPromptSubmit', {
+      session_id: sid,
+      transcript_path: two,
+      prompt: 'run the tests and fix what fails',
+    });
+    const past = new Date(Date.now() - 5 * 60_000);
+    utimesSync(two, past, past);
+    const third = await hook('SessionStart', { session_id: 'usage-0003', source: 'startup' });
+    expect(told(third.stdout)).toMatch(
+      /session 2 \(Claude Code session usage-0002\) stopped in the middle of its turn/,
+    );
+    const snaps = (await runCli(['snapshots', '--json'], { cwd: repo, env })).json<Json>()
+      .snapshots as Json[];
+    const crash = snaps.filter((x) => x.trigger === 'crash');
+    expect(crash.length).toBe(1);
+    const shown = await runCli(['snapshot', crash[0]!.id], { cwd: repo, env });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(/: session 2, trigger crash,/);
+    expect(shown.stdout).toMatch(/^usage: 1,500 tokens \(output 300\), 1 call\b/m);
+  });
+
   it.runIf(process.platform === 'linux')(
     "looks at the agent's process: running, the conversation is at work; gone, it was cut off",
     async () => {

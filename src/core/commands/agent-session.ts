@@ -5,6 +5,7 @@ import type { WorkflowState } from '../schemas/state.js';
 import { agentLabel } from '../agent-label.js';
 import { requestsSinceTurnEnd, turnOver } from '../agent-turn.js';
 import type { GitCapture, GitMark } from '../schemas/git-state.js';
+import type { SessionSnapshot } from '../schemas/snapshot.js';
 import { honourRequestedPause, requestedPauseTakesNow } from './pause.js';
 import { takeSnapshot } from './snapshots.js';
 import { isEmptyWorkflow } from '../empty-workflow.js';
@@ -28,9 +29,23 @@ export function linkAgentSession(
    * transcript and seen no other conversation at work; a prompt of another conversation replaces a session without
    * judging it). reopened: the agent session starts again in a new process (SessionStart's source `resume`), so the
    * same agent session is judged too. start: a session start; elsewhere: it saw another conversation at work here.
+   * git: where git stands (a session start has it): a session judged cut off ends on a crash snapshot of where it
+   * stopped, taken while it is still open, so that the snapshot is of that session (its number, its usage), as
+   * `interrupt`'s is; the result holds it (`cut_off_snapshot`) for the briefing handed to the next.
    */
-  opts: { judgeCutOff?: boolean; reopened?: boolean; start?: boolean; elsewhere?: boolean } = {},
-): { outcome: AgentSessionOutcome; session_number: number; cut_off?: string } {
+  opts: {
+    judgeCutOff?: boolean;
+    reopened?: boolean;
+    start?: boolean;
+    elsewhere?: boolean;
+    git?: GitCapture;
+  } = {},
+): {
+  outcome: AgentSessionOutcome;
+  session_number: number;
+  cut_off?: string;
+  cut_off_snapshot?: SessionSnapshot;
+} {
   const cur = d.state.sessions[d.state.sessions.length - 1];
   // an agent working on it: the workflow is under way (pause and resume apply), whether or not it has tasks
   if (d.state.status === 'pending') d.emit({ type: 'workflow.started', data: {} });
@@ -53,13 +68,20 @@ export function linkAgentSession(
     // prompt, or a start beside one at work) says it took over, the one it replaces may well be at work still
     const ended = opts.start === true && opts.elsewhere !== true;
     const replaced = `another conversation (${agentLabel(agent.name)} session ${agent.session_id}) took over from ${was}, which had not ended`;
+    // the session cut off, while it is still the open one: the snapshot says its number and usage, not the next's
+    const snap = cut && opts.git ? takeSnapshot(d, 'crash', cut, opts.git) : null;
     d.emit({
       type: 'session.ended',
-      data: { reason: cut ?? (ended ? `${was} ended` : replaced), snapshot_id: null },
+      data: { reason: cut ?? (ended ? `${was} ended` : replaced), snapshot_id: snap?.id ?? null },
     });
     const number = d.state.session_count + 1;
     d.emit({ type: 'session.started', session_number: number, data: { origin: 'resume', agent } });
-    return { outcome: 'next', session_number: number, ...(cut ? { cut_off: cut } : {}) };
+    return {
+      outcome: 'next',
+      session_number: number,
+      ...(cut ? { cut_off: cut } : {}),
+      ...(snap ? { cut_off_snapshot: snap } : {}),
+    };
   }
   const number = d.state.session_count + 1;
   d.emit({ type: 'session.started', session_number: number, data: { origin: 'resume', agent } });
