@@ -1,4 +1,4 @@
-import type { BatonService, ImportMarker, SubmitRequest } from '../service/index.js';
+import type { BatonService, ImportMarker, StatusView, SubmitRequest } from '../service/index.js';
 import {
   cleanup,
   isLiveSnapshotId,
@@ -34,8 +34,11 @@ export class LocalClient implements BatonClient {
     return workflowView(await this.service.resolve(this.ref(ref)));
   }
 
-  async status(ref: Ref) {
-    return this.service.queries.status(await this.service.resolve(this.ref(ref)));
+  async status(ref: Ref): Promise<StatusView> {
+    const { state, also_open } = await this.service.resolveAmong(this.ref(ref));
+    const status = await this.service.queries.status(state);
+    // taken among several workflows here for its conversation being at work last: the others are named beside it
+    return also_open.length ? { ...status, also_open } : status;
   }
 
   async task(ref: Ref, action: TaskAction, taskId: string, note: string | null = null) {

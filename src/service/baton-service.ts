@@ -67,7 +67,12 @@ import { AgentSessions } from './agent-sessions.js';
 import { Resumer, type PersonResumeResult, type ResumeResult } from './resumer.js';
 import { nextStep } from './next-step.js';
 import { closeEnded, requeuePaused } from './work-submit.js';
-import { resolveWorkflow, type WorkflowRef } from './resolve-workflow.js';
+import {
+  resolveWorkflowAmong,
+  type Resolved,
+  type ResolveOptions,
+  type WorkflowRef,
+} from './resolve-workflow.js';
 import { branchStanding } from './other-branch.js';
 import { teammateWork } from './teammate-work.js';
 import { CrashWatch } from './runtime/crash-watch.js';
@@ -98,6 +103,12 @@ export interface CreateWorkflowInput {
   /** The completed workflow of the same agent conversation this one goes on from (the hooks', in process). */
   earlier?: EarlierWorkflow;
 }
+
+/**
+ * How a resume or a recovery finds its workflow without an id: among several conversations' workflows it asks which
+ * (the Resume Protocol's "ask which run to resume"), rather than take the one whose conversation was at work last.
+ */
+const askWhichRun: ResolveOptions = { byRecency: false };
 
 /**
  * The use cases of Baton. Every interface (CLI, server, MCP, hooks) calls this and nothing below it:
@@ -151,22 +162,31 @@ export class BatonService {
    * and a requested pause that is due (past its timeout, or its agent cut off mid-turn) is taken, before the command
    * decides anything.
    */
-  resolve(ref: WorkflowRef): Promise<WorkflowState> {
+  async resolve(ref: WorkflowRef, opts: ResolveOptions = {}): Promise<WorkflowState> {
+    return (await this.read(ref, true, opts)).state;
+  }
+
+  /**
+   * `resolve`, with the worktree's other incomplete workflows when the one taken was told apart from them by its
+   * conversation being at work last: what reads the workflow for a person (`baton status`) says them beside it.
+   */
+  resolveAmong(ref: WorkflowRef): Promise<Resolved> {
     return this.read(ref, true);
   }
 
-  private async read(ref: WorkflowRef, forceOverdue: boolean): Promise<WorkflowState> {
-    let s = await resolveWorkflow(this.store, this.git, ref).catch(async (e: unknown) => {
+  private async read(ref: WorkflowRef, forceOverdue: boolean, opts: ResolveOptions = {}): Promise<Resolved> {
+    const found = await resolveWorkflowAmong(this.store, this.git, ref, opts).catch(async (e: unknown) => {
       // several incomplete workflows here, so the command names none: a driver of one that is gone is noticed all the
       // same (its agent left running is stopped, the user told), and the choice is offered as it stands then
       if (!(e instanceof BatonError && e.code === 'ambiguous') || !this.watch) throw e;
       if ((await this.watch.sweep()).length === 0) throw e;
-      return resolveWorkflow(this.store, this.git, ref);
+      return resolveWorkflowAmong(this.store, this.git, ref, opts);
     });
+    let s = found.state;
     if (this.watch && (await this.watch.check(s))) s = await this.runner.load(s.id);
     if (forceOverdue && s.pause_requested && (await this.settlePendingPause(s)))
       s = await this.runner.load(s.id);
-    return s;
+    return { state: s, also_open: found.also_open };
   }
 
   /** The workflows, as `baton list` shows them: every driver found gone is noticed first (one read of the leases). */
@@ -471,7 +491,7 @@ export class BatonService {
     tells = false,
     read = false,
   ) {
-    const state = await this.read(ref, false);
+    const state = (await this.read(ref, false)).state;
     const git = state.pause_requested ? await this.gitOf(state) : null;
     const actor = read ? (readFromActor({ writer: source }) ?? undefined) : undefined;
     return this.act(ref, (d) => syncAgentTasks(d, source, calls, git, tells), true, actor);
@@ -546,7 +566,7 @@ export class BatonService {
     input: { reason?: string | null; force?: boolean; trigger?: SnapshotTrigger; timeoutMs?: number } = {},
   ) {
     // The pause command forces an overdue request itself (with the request's reason and its warning).
-    const state = await this.read(ref, false);
+    const state = (await this.read(ref, false)).state;
     const git = await this.gitOf(state);
     // a pause that lost a race (to a worker recording its work, or another pause) is decided again on the new state:
     // the pause still stands, or it reports the pause already made
@@ -586,7 +606,7 @@ export class BatonService {
    * does by itself (`baton run -w ...` for one `baton run` drives).
    */
   async resume(ref: WorkflowRef, opts: { requeue?: boolean } = {}): Promise<ResumeResult> {
-    const s = await this.resolve(ref);
+    const s = await this.resolve(ref, askWhichRun);
     const next = await nextStep(this.store, s, this.options.watch?.ports);
     if (next)
       throw invalidTransition(`cannot resume: the workflow is ${s.status}, but ${nothingRunsIt(next)}`, {
@@ -604,7 +624,7 @@ export class BatonService {
    * timeout has taken effect first (as for any command): that one is resumed.
    */
   async resumeOrWithdraw(ref: WorkflowRef): Promise<PersonResumeResult> {
-    const s = await this.resolve(ref);
+    const s = await this.resolve(ref, askWhichRun);
     const id = { workflowId: s.id };
     if (s.pause_requested) {
       const { result, state } = await this.act(id, (d) => withdrawPause(d), true);
@@ -630,7 +650,7 @@ export class BatonService {
     option: 'checkpoint' | 'live_state' | 'fresh',
     checkpointName: string | null,
   ): Promise<ResumeResult> {
-    const s = await this.resolve(ref);
+    const s = await this.resolve(ref, askWhichRun);
     assertRecoverable(s, await nextStep(this.store, s, this.options.watch?.ports));
     const r = await this.resumer.recover({ workflowId: s.id }, option, checkpointName);
     const requeued = await requeuePaused(this, r.workflow_id);

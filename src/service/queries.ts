@@ -2,6 +2,7 @@ import { workflowsHere } from './workflows-here.js';
 import { followingAgent, turnUnderWay } from '../core/agent-turn.js';
 import {
   briefingSession,
+  type AlsoOpen,
   leftBehind,
   leftOpen,
   probablyDoneTasks,
@@ -553,6 +554,10 @@ export class Queries {
 }
 
 /** What `status` shows of a workflow (the route's `WorkflowStatus` schema). */
-export type StatusView = Awaited<ReturnType<Queries['status']>>;
+/**
+ * A workflow's status; `also_open`: the worktree's other incomplete workflows, when a command without an id took this
+ * one among them for its conversation being at work last (resolve-workflow.ts), absent otherwise.
+ */
+export type StatusView = Awaited<ReturnType<Queries['status']>> & { also_open?: AlsoOpen[] };
 /** One row of the sessions table. */
 export type SessionRow = Awaited<ReturnType<Queries['sessions']>>[number];

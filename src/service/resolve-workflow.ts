@@ -1,10 +1,13 @@
 import {
   agentLabel,
+  alsoOpen,
+  type AlsoOpen,
   BatonError,
   cliWord,
   howWorkStarts,
   isTerminal,
   isUnusedSessionWorkflow,
+  latestAtWork,
   notFound,
   SET_IDENTITY,
   workflowBranch,
@@ -45,22 +48,58 @@ const follows = (w: WorkflowState) => {
   return agent ? `  (follows ${agentLabel(agent.name)} session ${agent.session_id})` : '';
 };
 
+/** The workflow a reference names, and the worktree's others a command without an id passed over for it. */
+export interface Resolved {
+  state: WorkflowState;
+  /**
+   * The worktree's other incomplete workflows, when the one taken was told apart from them only by its conversation
+   * being at work last (`latestAtWork`): said beside it, with how to reach each. Empty otherwise.
+   */
+  also_open: AlsoOpen[];
+}
+
+export interface ResolveOptions {
+  /**
+   * Whether the conversation at work last settles a choice between conversations' workflows (default true).
+   * Resuming a run asks which one instead (the Resume Protocol's "ask which run to resume"): a resume starts a session
+   * on it, which the recency of a conversation's prompt does not choose.
+   */
+  byRecency?: boolean;
+}
+
+/** `resolveWorkflowAmong`'s workflow alone. */
+export async function resolveWorkflow(
+  store: Store,
+  git: GitPort,
+  ref: WorkflowRef,
+  opts: ResolveOptions = {},
+): Promise<WorkflowState> {
+  return (await resolveWorkflowAmong(store, git, ref, opts)).state;
+}
+
 /**
  * Without an id, the workflow is the one incomplete workflow of the current worktree. Several of them is
  * ambiguous (the Resume Protocol's "ask which run"): the error lists them, unless all but one are workflows an agent
  * session opened and asked nothing in (`isUnusedSessionWorkflow`), or the caller is an agent whose conversation
- * follows one of them (`following`). Workflows of a repository that was at
- * this path before (deleted and made again, see replaced-repository.ts) are left out while one of this
- * repository's remains: they are reached by id.
+ * follows one of them (`following`), or each follows an agent conversation and one of those was at work after the
+ * others (`latestAtWork`: a person's command means the conversation they work in now, and is told of the others).
+ * Workflows of a repository that was at this path before (deleted and made again, see replaced-repository.ts) are
+ * left out while one of this repository's remains: they are reached by id.
  */
-export async function resolveWorkflow(store: Store, git: GitPort, ref: WorkflowRef): Promise<WorkflowState> {
+export async function resolveWorkflowAmong(
+  store: Store,
+  git: GitPort,
+  ref: WorkflowRef,
+  opts: ResolveOptions = {},
+): Promise<Resolved> {
+  const only = (state: WorkflowState): Resolved => ({ state, also_open: [] });
   if (ref.workflowId) {
     const state = await store.loadState(ref.workflowId);
     if (!state)
       throw notFound(`no workflow ${ref.workflowId}; list them with \`baton list\``, {
         workflow_id: ref.workflowId,
       });
-    return state;
+    return only(state);
   }
   const worktree = await git.resolveWorktree(ref.cwd ?? process.cwd());
   const here = await workflowsHere(store, git, worktree);
@@ -69,16 +108,16 @@ export async function resolveWorkflow(store: Store, git: GitPort, ref: WorkflowR
     git,
     here.filter((w) => !isTerminal(w.status)),
   );
-  if (candidates.length === 1 && candidates[0]) return candidates[0];
+  if (candidates.length === 1 && candidates[0]) return only(candidates[0]);
   // an agent's own command (its conversation's workflow known): the one it works on, used or not yet
   const own = ref.following ? candidates.find((w) => w.id === ref.following) : undefined;
-  if (own) return own;
+  if (own) return only(own);
   // the work of the branch checked out is meant, not another branch's (other-branch.ts)
   const onBranch = await onThisBranch(store, git, worktree, candidates);
-  if (onBranch.length === 1 && onBranch[0]) return onBranch[0];
+  if (onBranch.length === 1 && onBranch[0]) return only(onBranch[0]);
   // a conversation opened and left (or not yet used) made a workflow that holds nothing: the other one is meant
   const used = onBranch.filter((w) => !isUnusedSessionWorkflow(w));
-  if (onBranch.length > 1 && used.length === 1 && used[0]) return used[0];
+  if (onBranch.length > 1 && used.length === 1 && used[0]) return only(used[0]);
   if (candidates.length === 0) {
     const latest = here.reduce<WorkflowState | null>(
       (a, w) => (a === null || w.updated_at > a.updated_at ? w : a),
@@ -115,6 +154,9 @@ export async function resolveWorkflow(store: Store, git: GitPort, ref: WorkflowR
       },
     );
   }
+  // each follows an agent conversation: the one at work last is the one the person works in now, the others said
+  const latest = opts.byRecency === false ? null : latestAtWork(used.length > 1 ? used : onBranch);
+  if (latest) return { state: latest, also_open: candidates.filter((w) => w.id !== latest.id).map(alsoOpen) };
   throw new BatonError(
     'ambiguous',
     `${candidates.length} incomplete workflows in ${worktree}; choose one with ${cliWord('workflow')}:\n` +

@@ -130,8 +130,16 @@ describe('a Codex conversation resumed after its workflow was completed', () => 
     );
     // the finished workflow is as it was
     expect((await status(first)).counts).toEqual(before.counts);
-    // two incomplete workflows here: status without -w asks which, saying which conversation each follows
-    const ambiguous = await baton(['status']);
+    // two incomplete workflows here, each a conversation's: status without -w takes the one at work last, the
+    // resumed conversation's, and names the other with the conversation it follows
+    const here = await baton(['status']);
+    expect(here.code, here.stderr).toBe(0);
+    expect(here.stdout.split('\n')[0]).toBe(`${third}  now add a --csv flag too`);
+    expect(here.stdout).toContain(
+      `also open here: ${other} "rename the uploader module" (follows Codex session 019e1625-0000-76c0-80ab-3724b5ddb700, last active `,
+    );
+    // a resume asks which run, as the Resume Protocol has it, saying which conversation each follows
+    const ambiguous = await baton(['resume']);
     expect(ambiguous.code).toBe(2);
     expect(ambiguous.stderr).toContain(
       `${third}  in_progress now add a --csv flag too  (follows Codex session 019e1625-789d-76c0-80ab-3724b5ddb799)`,
@@ -319,5 +327,78 @@ describe('a Claude Code conversation whose workflow the user abandoned', () => {
       `Earlier work of the conversation this workflow follows: workflow ${first} "port the exporter to the new storage API", abandoned by the user (not to be continued) (\`baton context -w ${first}\` or the MCP tool get_resume_context shows it).`,
     );
     expect((await status(first)).workflow.status).toBe('cancelled');
+  });
+});
+
+describe('an old conversation resumed while a new one works in the same worktree', () => {
+  it("is the workflow a person's command without -w means while it is the latest at work, the other said", async () => {
+    const { repo, baton, status, listed } = workspace();
+    expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
+    const a = claudeConversation(repo, baton, '196820da-0000-4000-8000-0000000000e5');
+    await a.hook('SessionStart', { source: 'startup' });
+    await a.ask('add a --json flag to the export command');
+    a.todos(['Add the flag', 'completed']);
+    await a.stop('Added the --json flag.');
+    await a.hook('SessionEnd', { reason: 'prompt_input_exit' });
+    const first = (await listed())[0]!.id as string;
+    // a new conversation completes the finished one and works on its own
+    const b = claudeConversation(repo, baton, '196820da-0000-4000-8000-0000000000f6');
+    await b.hook('SessionStart', { source: 'startup' });
+    await b.ask('rename the uploader module');
+    b.todos(['Rename', 'in_progress'], ['Fix imports', 'pending']);
+    await b.stop('Renamed; the imports are next.');
+    const other = (await listed()).find((w) => w.id !== first)!.id as string;
+    expect((await status(first)).workflow.status).toBe('completed');
+
+    // `claude --resume` of the old conversation, which asks for more
+    await a.hook('SessionStart', { source: 'resume' });
+    await a.ask('now add a --csv flag too');
+    await a.stop('Added --csv.');
+    const resumed = (await listed()).find((w) => w.id !== first && w.id !== other)!.id as string;
+    expect((await status(resumed)).workflow.status).toBe('in_progress');
+    expect((await status(other)).workflow.status).toBe('in_progress');
+
+    // a person's `baton status` here: the workflow of the conversation at work last, and the other one named
+    const text = await baton(['status']);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout.split('\n')[0]).toBe(`${resumed}  now add a --csv flag too`);
+    expect(text.stdout).toMatch(
+      new RegExp(
+        `^also open here: ${other} "rename the uploader module" \\(follows Claude Code session 196820da-0000-4000-8000-0000000000f6, last active \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC\\): \`baton status -w ${other}\`$`,
+        'm',
+      ),
+    );
+    const json = (await baton(['status', '--json'])).json<Json>();
+    expect(json.workflow.id).toBe(resumed);
+    expect(json.also_open).toEqual([
+      {
+        id: other,
+        title: 'rename the uploader module',
+        status: 'in_progress',
+        follows: { name: 'claude-code', session_id: '196820da-0000-4000-8000-0000000000f6' },
+        last_active_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      },
+    ]);
+    // its briefing too, the other one said beside it on standard error
+    const context = await baton(['context']);
+    expect(context.code, context.stderr).toBe(0);
+    expect(context.stdout).toContain('now add a --csv flag too');
+    expect(context.stdout).not.toContain('rename the uploader module');
+    expect(context.stderr).toContain(`also open here: ${other} "rename the uploader module"`);
+    expect((await baton(['context', '--json'])).json<Json>().also_open[0].id).toBe(other);
+    // the resumed conversation's next session start is briefed on its own workflow, not the other one's
+    const again = (await a.hook('SessionStart', { source: 'compact' })).json<Json>();
+    expect(again.hookSpecificOutput.additionalContext).toContain(`workflow ${resumed}`);
+    expect(again.hookSpecificOutput.additionalContext).toContain('now add a --csv flag too');
+    expect(again.hookSpecificOutput.additionalContext).not.toContain('rename the uploader module');
+
+    // the other conversation takes a turn: it is the one meant now
+    await b.ask('fix the imports');
+    await b.stop('Fixed the imports.');
+    const now = (await baton(['status', '--json'])).json<Json>();
+    expect(now.workflow.id).toBe(other);
+    expect(now.also_open.map((w: Json) => w.id)).toEqual([resumed]);
+    // named, each is as it is, with nothing else said
+    expect((await baton(['status', '-w', resumed, '--json'])).json<Json>().also_open).toBeUndefined();
   });
 });

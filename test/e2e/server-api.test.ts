@@ -213,6 +213,36 @@ describe('baton server: REST API', () => {
     expect(sessions.sessions.find((s) => s.id === id)?.step).toBe('1/2');
   });
 
+  it("takes `current` among conversations' workflows for the one at work last, naming the other", async () => {
+    const here = makeRepo();
+    const conversation = async (session: string, prompt: string, at: string) => {
+      // a workflow each conversation's hooks made (two conversations at once: another's was under way at its start)
+      const agent = { name: 'claude-code', session_id: session };
+      const w = await t.service.create({ title: 'Claude Code session', tasks: [], cwd: here, agent });
+      await t.service.record(
+        { workflowId: w.id },
+        { kind: 'request', text: prompt, at, source: 'claude-code:hook' },
+      );
+      return w.id;
+    };
+    const earlier = await conversation('s-earlier', 'rename the uploader', '2026-01-01T10:00:00.000Z');
+    const later = await conversation('s-later', 'add a --csv flag', '2099-01-01T10:00:00.000Z');
+    expect(later).not.toBe(earlier);
+    const res = await t.api('/api/workflows/current/status', { cwd: here });
+    expect(res.status).toBe(200);
+    const status = Status.parse(await res.json());
+    expect(status.workflow.id).toBe(later);
+    expect(status.also_open).toEqual([
+      {
+        id: earlier,
+        title: 'rename the uploader',
+        status: 'in_progress',
+        follows: { name: 'claude-code', session_id: 's-earlier' },
+        last_active_at: expect.any(String),
+      },
+    ]);
+  });
+
   it('answers an illegal transition with 409 and the current state', async () => {
     const r = await t.api(`/api/workflows/${id}/tasks/T1/start`, { method: 'POST', json: {} });
     expect(r.status).toBe(409);

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { BatonClient } from '../../client/baton-client.js';
 import {
   agentLabel,
+  alsoOpenWords,
   BatonError,
   conflictWords,
   formatAgo,
@@ -18,6 +19,7 @@ import {
   shortHash,
   standingText,
   teammateWorkWords,
+  type AlsoOpen,
   type NextStep,
   type PauseWaits,
   type QueueStanding,
@@ -91,6 +93,8 @@ type Status = {
   work_over: string | null;
   turn_under_way: boolean;
   pause_waits_for: PauseWaits | null;
+  /** The worktree's other incomplete workflows, when this one was taken for its conversation being at work last. */
+  also_open?: AlsoOpen[];
   completes_at_next_start: string | null;
   not_over: string | null;
   next_step: NextStep | null;
@@ -297,6 +301,8 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
             `ready to start: ${s.runnable_tasks.map((t) => t.id).join(', ') || 'none'}`,
             ...(s.driver ? [driverLine(s.driver, Date.now())] : []),
             ...(away ? [`branch: ${awayWords(away)}`] : []),
+            // taken among several here for its conversation being at work last: the others, and how to see each
+            ...(s.also_open ?? []).map((a) => `also open here: ${alsoOpenWords(a)}`),
             ...teammates.map((t) => `not yours: ${teammateWorkWords(t)}`),
             ...(s.usage_limit ? [`agent: ${s.usage_limit}`] : []),
             // the API failing under the agent: the turn it cut off, said for what it is (no open error of the work)
@@ -405,9 +411,16 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
         for (const a of goneAgentsOf(status, home)) rt.io.err(`note: ${goneAgentWords(a)}`);
         const away = o.workflow ? null : ((await standingOf(client, status.workflow.id))?.away ?? null);
         if (away) rt.io.err(`note: ${awayWords(away)}`);
+        // the briefing of the workflow whose conversation was at work last, of several here: the others are said
+        const others = status.also_open ?? [];
+        for (const a of others) rt.io.err(`note: also open here: ${alsoOpenWords(a)}`);
         rt.io.out(
           g.json
-            ? JSON.stringify({ ...c, transcripts_read: read }, null, 2)
+            ? JSON.stringify(
+                { ...c, transcripts_read: read, ...(others.length ? { also_open: others } : {}) },
+                null,
+                2,
+              )
             : format === 'json'
               ? JSON.stringify(c.json, null, 2)
               : c.markdown,

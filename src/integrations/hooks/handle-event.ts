@@ -639,7 +639,8 @@ async function continuing(ctx: HookContext, t: StartResult): Promise<string | nu
   // a stopped workflow this start resumed: how it had stopped (a pause the user asked for, a crash noticed)
   const from = t.resumed_from;
   const was = from ? `, which was ${from.status}${from.reason ? ` (${clip(from.reason, 80)})` : ''},` : '';
-  // the worktree's other incomplete workflows wait: commands without -w ask which is meant until they end
+  // the worktree's other incomplete workflows wait: a person's command without -w takes the one whose conversation was
+  // at work last, and asks which is meant when no conversation tells them apart
   const others = t.others
     ? `. ${t.others === 1 ? 'One other incomplete workflow is' : `${t.others} other incomplete workflows are`} open here (\`baton list\` names them; \`baton abandon -w <id>\` or \`baton complete -w <id>\` ends one)`
     : '';

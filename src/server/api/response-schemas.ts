@@ -319,6 +319,21 @@ export const Status = z
     unread_transcripts: z.array(UnreadTranscript),
     /** The transcripts gone (deleted or moved) before Baton read what their conversation held (`baton status`). */
     transcripts_not_read: z.array(NotReadTranscript),
+    also_open: z
+      .array(
+        z.object({
+          id: z.string(),
+          title: z.string(),
+          status: WorkflowStatus,
+          follows: z.object({ name: z.string(), session_id: z.string() }).nullable(),
+          last_active_at: z.string().nullable(),
+        }),
+      )
+      .optional()
+      .openapi({
+        description:
+          '`current` taken among several incomplete workflows of the worktree for its agent conversation being at work last (each follows one): the others, with the conversation each follows and when it was last at work; absent when the workflow was named or was the one there',
+      }),
   })
   .openapi('WorkflowStatus');
 
