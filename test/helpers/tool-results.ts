@@ -3,7 +3,7 @@ import type { TranscriptEntry } from '../../src/agents/transcript-types.js';
 /**
  * Transcript entries as the parsers produce them, for rules tests on outputs of other projects: a Claude Code Bash
  * result (is_error and the exit code it records), a Codex code-mode cell (no exit code: only what it printed), any
- * other tool's result, and the agent's or the user's words. Line numbers count up across one test file.
+ * other tool's result, and the agent's or the user's words. Line numbers count up, across the test files a worker runs.
  */
 let line = 0;
 

@@ -38,9 +38,10 @@ describe('decisions from structured signals', () => {
       ),
       ...tool('c', 'AskUserQuestion', {}, 'No response after 300s — the user may be away from keyboard.'),
     ];
+    // each answer is a decision at its result's line (the tool results' lines count on across files)
     expect(await descriptions(entries)).toEqual([
-      [2, 'clarification', 'Which database? -> SQLite'],
-      [4, 'clarification', 'Approve the design? -> Get an independent review first'],
+      [entries[1]?.line, 'clarification', 'Which database? -> SQLite'],
+      [entries[3]?.line, 'clarification', 'Approve the design? -> Get an independent review first'],
     ]);
   });
 
