@@ -95,6 +95,11 @@ describe('clipEnds', () => {
     expect(out).toBe(
       'Add a discount module to the shop: percentage and fixed-amount discounts applied … discount.',
     );
+    // the same after a text whose tail had to skip a negated sentence: one cut leaves nothing behind for the next
+    const negated =
+      'Keep the docs honest and do not rerun the model calls, install packages, repeat the full test suite, or commit, push and open a pull request for this change at all. Update the docs.';
+    expect(clipEnds(negated, 60, 20)).toBe('Keep the docs honest and … Update the docs.');
+    expect(clipEnds(text, 100, 81)).toBe(out);
     // a word too long for most of the whole room (a path) is still cut where it must be
     const path = `see ${'x '.repeat(60)}/home/user/projects/shop/src/discounts/percentage-and-fixed-amount.ts`;
     expect(clipEnds(path, 60, 30).length).toBe(60);

@@ -104,9 +104,10 @@ function unnegated(text: string, at: number, headLength: number): number {
   let start = 0;
   for (const m of text.slice(0, at).matchAll(sentenceEnd)) start = m.index + m[0].length;
   if (!negation.test(text.slice(Math.max(start, headLength), at))) return at;
-  sentenceEnd.lastIndex = at;
-  const next = sentenceEnd.exec(text);
-  return next ? next.index + next[0].length : text.length;
+  // searched in a slice, never by setting the shared expression's lastIndex: matchAll starts a copy where the
+  // expression was left, so an exec here would make the next text's sentences start after a stale position
+  const next = text.slice(at).matchAll(sentenceEnd).next().value;
+  return next ? at + next.index + next[0].length : text.length;
 }
 
 /**
