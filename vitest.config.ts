@@ -3,10 +3,10 @@ import { configDefaults, defineConfig } from 'vitest/config';
 /**
  * The suites of agents Baton runs itself, unattended (`baton run` and its agent runtime, its executors local, remote
  * and Docker, workers sharing a queue), of the dashboard in Chromium, of the package packed and installed, and the
- * crash harness on PostgreSQL. They take about two fifths of the whole run on the 2-core machine, so `npm test` (the
- * service, the CLI, the hooks that follow the agents you run, the briefing, storage and crashes on SQLite, the server's
- * API, the runtime's units in test/runtime) leaves them, and the hooks that wait out a store or server that does not
- * answer, to `npm run test:slow`; `.ci/run` runs both, a bare `npx vitest run` everything.
+ * engine's long harnesses (crashes, power loss, property folds, races). They take about two fifths of the whole run on
+ * the 2-core machine, so `npm test` (the service, the CLI, the hooks that follow the agents you run, the briefing,
+ * storage, the server's API, the runtime's units in test/runtime) leaves them, and the hooks that wait out a store or
+ * server that does not answer, to `npm run test:slow`; `.ci/run` runs both, a bare `npx vitest run` everything.
  */
 const slow = [
   'test/e2e/run-*.test.ts',
@@ -24,8 +24,12 @@ const slow = [
   'test/e2e/worker-cannot-start.test.ts',
   'test/e2e/queue-untaken.test.ts',
   'test/package/**/*.test.ts',
-  // 200 SIGKILLs on PostgreSQL (80 s): npm test keeps the SQLite harness, the same crashes on the default store
-  'test/crash/crash.postgres.test.ts',
+  // the engine's long harnesses: 200 SIGKILLs per store, power cut under a filesystem that drops what was not synced,
+  // random event sequences folded and replayed on both stores, writers racing (about 160 s of file time); npm test
+  // keeps the stores' conformance suites and every end-to-end path over them
+  'test/crash/*.test.ts',
+  'test/property/*.test.ts',
+  'test/concurrency/*.test.ts',
   // hooks that wait out a store kept locked or a server that never answers (their real time limits: 100 s together);
   // npm test keeps the hooks of a server that is down (hooks-server-down), which fail at once
   'test/e2e/store-down-ends.test.ts',
