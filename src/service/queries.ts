@@ -553,10 +553,10 @@ export class Queries {
   }
 }
 
-/** What `status` shows of a workflow (the route's `WorkflowStatus` schema). */
 /**
- * A workflow's status; `also_open`: the worktree's other incomplete workflows, when a command without an id took this
- * one among them for its conversation being at work last (resolve-workflow.ts), absent otherwise.
+ * What `status` shows of a workflow (the route's `WorkflowStatus` schema); `also_open`: the worktree's other incomplete
+ * workflows, when a command without an id took this one among them for its conversation being at work last
+ * (resolve-workflow.ts), absent otherwise.
  */
 export type StatusView = Awaited<ReturnType<Queries['status']>> & { also_open?: AlsoOpen[] };
 /** One row of the sessions table. */
