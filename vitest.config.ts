@@ -30,10 +30,11 @@ const slow = [
   'test/crash/*.test.ts',
   'test/property/*.test.ts',
   'test/concurrency/*.test.ts',
-  // hooks that wait out a store kept locked or a server that never answers (their real time limits: 100 s together);
-  // npm test keeps the hooks of a server that is down (hooks-server-down), which fail at once
+  // commands and hooks that wait out a store kept locked or a server that never answers (their real time limits: about
+  // 110 s together); npm test keeps the hooks of a server that is down (hooks-server-down), which fail at once
   'test/e2e/store-down-ends.test.ts',
   'test/e2e/hooks-hung-server.test.ts',
+  'test/e2e/sqlite-locked.test.ts',
 ];
 
 export default defineConfig({
