@@ -122,6 +122,10 @@ for (const mode of cliModes) {
         ignored_reason: null,
       });
       expect((await baton('pause', '--reason', 'end of day')).stdout).not.toContain('not recorded');
+      // none yet: the answer says what makes one, not only that there is none
+      expect((await baton('checkpoints')).stdout).toMatch(
+        /^no checkpoints yet: Baton makes one when a task is done .*`baton checkpoint --name <name>` makes one now\n$/,
+      );
 
       const done = await baton('task', 'done', 'T1', '--json');
       expect(done.json()).toMatchObject({

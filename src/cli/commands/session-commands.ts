@@ -555,7 +555,8 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
                   c.created_at,
                 ]),
               )
-            : 'no checkpoints yet',
+            : // what makes one, so an empty list after a cut-off turn is not read as Baton having followed nothing
+              "no checkpoints yet: Baton makes one when a task is done and when an agent's turn ends after work (at most every `checkpoint_interval`, 10m by default); `baton checkpoint --name <name>` makes one now",
         );
       }),
     );
