@@ -69,6 +69,15 @@ describe('dashboard in Chromium', () => {
         { decision_type: 'library', description: 'Use argon2', rationale: 'memory-hard', task_id: 'T1' },
       ],
       ['errors', { error_type: 'TypeError', error_message: 'x is undefined', resolution: 'unresolved' }],
+      // the API failing under the agent: its record unresolved, shown as an API failure, no open error of the work
+      [
+        'errors',
+        {
+          error_type: 'agent_error',
+          error_message:
+            'agent: API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
+        },
+      ],
       // a long run whose output, cut in the middle, named one of its two failures
       [
         'test-runs',
@@ -197,6 +206,12 @@ describe('dashboard in Chromium', () => {
     await waitForText(detail.getByTestId('snapshot-pause-reason'), 'end of day');
     await waitForText(detail.getByTestId('decisions'), 'Why: memory-hard');
     await waitForText(detail.locator('[data-resolution="unresolved"]'), 'x is undefined');
+    // an API failure: its item says what its badge says, not its record's "unresolved"
+    const failure = detail.getByTestId('errors').locator('li', { hasText: 'overloaded_error' });
+    await waitForText(failure, 'API failure:');
+    expect(await failure.getAttribute('data-resolution')).toBe('api_failure');
+    expect(await failure.locator('[data-status="api_failure"]').count()).toBe(1);
+    expect(await detail.locator('[data-resolution="unresolved"]').count()).toBe(1);
     await waitForText(detail.getByTestId('tdd-state'), 'auth.spec.ts > rejects a bad token and 1 not named');
     await waitForText(detail.getByTestId('git-state'), 'main');
     await waitForText(detail.getByTestId('git-baton-block'), "Baton's instructions block in CLAUDE.md");

@@ -6,6 +6,12 @@ import { StatusBadge } from './status-badge.js';
 const apiFailureSaid = { cut_off: 'API failure: cut off the last turn', over: 'API failure: over' } as const;
 
 /**
+ * What an error is shown as, for its badge, its `data-resolution` and its order alike: an API failure is that, whatever
+ * its record's resolution says (an unresolved one is no open error of the work); any other, its resolution.
+ */
+const shownState = (e: ErrorShown): string => (e.api_failure ? 'api_failure' : e.resolution);
+
+/**
  * Errors, the unresolved ones first, each with its resolution; the API failing under the agent said for what it is,
  * no error of the work.
  */
@@ -20,18 +26,18 @@ export function ErrorList({
 }) {
   const [all, setAll] = useState<ErrorShown[] | null>(null);
   const [failed, setFailed] = useState<string | null>(null);
-  const open = (e: { resolution: string; api_failure?: string }) =>
-    e.resolution === 'unresolved' && !e.api_failure;
   if (total === 0) return <p className="muted small">No errors recorded.</p>;
-  const shown = [...(all ?? errors)].sort((a, b) => Number(open(b)) - Number(open(a)));
+  const shown = [...(all ?? errors)]
+    .map((e) => ({ e, state: shownState(e) }))
+    .sort((a, b) => Number(b.state === 'unresolved') - Number(a.state === 'unresolved'));
   return (
     <>
       <ul className="records" data-testid="errors">
-        {shown.map((e) => (
-          <li key={e.id} data-resolution={e.resolution}>
+        {shown.map(({ e, state }) => (
+          <li key={e.id} data-resolution={state}>
             <div>
               <StatusBadge
-                status={e.api_failure ? 'api_failure' : e.resolution}
+                status={state}
                 {...(e.api_failure ? { title: apiFailureSaid[e.api_failure] } : {})}
               />{' '}
               <strong>{e.error_type}</strong>: {e.error_message}
