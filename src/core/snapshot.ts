@@ -1,10 +1,12 @@
 import { branchChange } from './branch-change.js';
 import { listTotals } from './fold/bounds.js';
+import { usageOfTotals } from './fold/usage.js';
+import { emptyTotals } from './schemas/records.js';
 import { nextTask, taskCounts, taskUnderWay } from './task-graph.js';
 import type { GitCapture, GitMark } from './schemas/git-state.js';
 import type { SessionSnapshot } from './schemas/snapshot.js';
 import type { WorkflowState } from './schemas/state.js';
-import type { SnapshotTrigger } from './schemas/workflow.js';
+import type { SessionInfo, SnapshotTrigger } from './schemas/workflow.js';
 
 export interface SnapshotInput {
   id: string;
@@ -13,6 +15,12 @@ export interface SnapshotInput {
   git: GitCapture;
   now: string;
   warnings?: string[];
+  /**
+   * The session the snapshot is of when it is not the open one (a session cut off after another conversation opened
+   * and asked nothing): its number, and its usage from its totals (the state's gauge of the context is the open
+   * session's, so none is said).
+   */
+  session?: SessionInfo;
 }
 
 /** Builds the SessionSnapshot of a workflow's state as it stands (the state after the last folded event). */
@@ -25,7 +33,7 @@ export function buildSnapshot(s: WorkflowState, input: SnapshotInput): SessionSn
     schema_version: 1,
     id: input.id,
     workflow_id: s.id,
-    session_number: Math.max(1, s.session_count),
+    session_number: input.session?.number ?? Math.max(1, s.session_count),
     created_at: input.now,
     trigger: input.trigger,
     pause_reason: input.reason,
@@ -50,7 +58,7 @@ export function buildSnapshot(s: WorkflowState, input: SnapshotInput): SessionSn
       : {}),
     reviewer_feedback: s.open_feedback.length ? s.open_feedback : null,
     test_state: s.test_state,
-    usage: s.usage,
+    usage: input.session ? usageOfTotals(input.session.usage ?? emptyTotals()) : s.usage,
     recent_history: s.recent_history.map((h) => h.text),
     requests: s.recent_requests ?? [],
     ...(listTotals(s).requests > (s.recent_requests ?? []).length

@@ -221,6 +221,53 @@ describe('a conversation at work, told from one cut off', () => {
     expect(shown.stdout).toMatch(/^usage: 1,500 tokens \(output 300\), 1 call\b/m);
   });
 
+  it("the crash snapshot of a session cut off after another conversation started and asked nothing is the cut one's", async () => {
+    const { repo, env, hook } = workspace();
+    // session 1 calls the model (its usage in its transcript) and is at work, its transcript written moments ago
+    const sid = 'idle-cut-0001';
+    const one = join(tempDir('baton-transcript-'), `${sid}.jsonl`);
+    const usage = { input_tokens: 1200, output_tokens: 300, cache_read_input_tokens: 0 };
+    writeFileSync(
+      one,
+      `${[
+        line(sid, 'user', { role: 'user', content: 'run the tests and fix what fails' }),
+        line(sid, 'assistant', {
+          id: 'm1',
+          role: 'assistant',
+          model: 'claude-sonnet-4-5',
+          usage,
+          content: [{ type: 'tool_use', id: 'toolu-1', name: 'Bash', input: { command: 'npm test' } }],
+        }),
+      ].join('\n')}\n`,
+    );
+    await hook('SessionStart', { session_id: sid, source: 'startup', transcript_path: one });
+    await hook('UserPromptSubmit', {
+      session_id: sid,
+      transcript_path: one,
+      prompt: 'run the tests and fix what fails',
+    });
+    // another conversation opens beside it (session 2) and is asked nothing; then session 1 dies mid-turn
+    const second = await hook('SessionStart', { session_id: 'idle-cut-0002', source: 'startup' });
+    expect(told(second.stdout)).toMatch(
+      /another conversation wrote its transcript in this worktree .* not taken as cut off/,
+    );
+    const past = new Date(Date.now() - 5 * 60_000);
+    utimesSync(one, past, past);
+    const third = await hook('SessionStart', { session_id: 'idle-cut-0003', source: 'startup' });
+    expect(told(third.stdout)).toMatch(
+      /session 1 \(Claude Code session idle-cut-0001\) stopped in the middle of its turn/,
+    );
+    const snaps = (await runCli(['snapshots', '--json'], { cwd: repo, env })).json<Json>()
+      .snapshots as Json[];
+    const crash = snaps.filter((x) => x.trigger === 'crash');
+    expect(crash.length).toBe(1);
+    const shown = await runCli(['snapshot', crash[0]!.id], { cwd: repo, env });
+    expect(shown.code, shown.stderr).toBe(0);
+    // session 1's number and usage, not the idle session 2's
+    expect(shown.stdout).toMatch(/: session 1, trigger crash,/);
+    expect(shown.stdout).toMatch(/^usage: 1,500 tokens \(output 300\), 1 call\b/m);
+  });
+
   it.runIf(process.platform === 'linux')(
     "looks at the agent's process: running, the conversation is at work; gone, it was cut off",
     async () => {

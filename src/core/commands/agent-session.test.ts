@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Draft } from '../draft.js';
 import { foldEvents } from '../fold.js';
+import { emptyUsage } from '../schemas/records.js';
 import type { WorkflowState } from '../schemas/state.js';
 import type { GitMark } from '../schemas/git-state.js';
 import { sameGitAs } from '../snapshot.js';
@@ -13,7 +14,7 @@ import {
 } from './agent-session.js';
 import { createWorkflow } from './create.js';
 import { deliverContext } from './handoff.js';
-import { assertImportContinues, markImported, recordSummary } from './records.js';
+import { assertImportContinues, markImported, recordSummary, recordUsage } from './records.js';
 import { recordRequest } from './requests.js';
 import { takeSnapshot } from './snapshots.js';
 
@@ -199,6 +200,61 @@ describe('a session replaced in the middle of its turn', () => {
       session_number: 1,
     });
     expect(d.events).toEqual([]);
+  });
+});
+
+describe('the crash snapshot of a session cut off', () => {
+  const s1 = { name: 'claude-code', session_id: 's1' };
+  const s2 = { name: 'claude-code', session_id: 's2' };
+  const s3 = { name: 'claude-code', session_id: 's3' };
+  const git = { state: null, note: null };
+  const reading = (tokens_used: number, llm_calls: number, context_tokens: number) => ({
+    ...emptyUsage(),
+    tokens_used,
+    output_tokens: 100,
+    llm_calls,
+    tool_calls: 1,
+    context_window: 200_000,
+    context_tokens,
+  });
+  /** Session 1 asked, its model called, then (`idle`) session 2 opened beside it and asked nothing. */
+  function cut(idle: boolean) {
+    const d = fresh();
+    linkAgentSession(d, s1, { judgeCutOff: true, start: true });
+    recordRequest(d, { text: 'run the tests', at: '2026-03-01T10:01:00.000Z', source: 'claude-code:hook' });
+    recordUsage(d, reading(1_500, 2, 40_000), 'transcript:s1');
+    if (!idle) return d.state;
+    const beside = next(d.state);
+    linkAgentSession(beside, s2, { judgeCutOff: false, start: true, elsewhere: true });
+    return beside.state;
+  }
+
+  it('is of the session cut off: its number and usage, not those of a session opened meanwhile that asked nothing', () => {
+    const base = cut(true);
+    const d = next(base);
+    const out = linkAgentSession(d, s3, { judgeCutOff: true, start: true, git });
+    expect(out.cut_off).toMatch(/^session 1 \(Claude Code session s1\) stopped in the middle of its turn/);
+    expect(out.session_number).toBe(3);
+    const snap = out.cut_off_snapshot;
+    expect(snap?.session_number).toBe(1);
+    expect(snap?.usage).toMatchObject({
+      tokens_used: 1_500,
+      output_tokens: 100,
+      llm_calls: 2,
+      tool_calls: 1,
+    });
+    // the snapshot as the log folds it says the same
+    const folded = foldEvents(d.events, base);
+    expect(folded.state.last_snapshot?.id).toBe(snap?.id);
+    const taken = folded.writes.find((w) => w.kind === 'snapshot');
+    expect(taken?.data).toMatchObject({ session_number: 1, usage: { tokens_used: 1_500 } });
+  });
+
+  it('of the open session cut off, keeps its usage as the state holds it, with its context', () => {
+    const d = next(cut(false));
+    const snap = linkAgentSession(d, s3, { judgeCutOff: true, start: true, git }).cut_off_snapshot;
+    expect(snap?.session_number).toBe(1);
+    expect(snap?.usage).toMatchObject({ tokens_used: 1_500, llm_calls: 2, context_tokens: 40_000 });
   });
 });
 

@@ -57,7 +57,10 @@ export function linkAgentSession(
   }
   if (cur && cur.ended_at === null) {
     const same = cur.agent?.name === agent.name && cur.agent.session_id === agent.session_id;
-    const cut = opts.judgeCutOff ? cutOffSession(d.state, agent, { reopened: opts.reopened === true }) : null;
+    const judged = opts.judgeCutOff
+      ? sessionCutOff(d.state, agent, { reopened: opts.reopened === true })
+      : null;
+    const cut = judged?.reason ?? null;
     if (same && !cut) return { outcome: 'same', session_number: cur.number };
     if (!cur.agent) {
       d.emit({ type: 'session.linked', data: { agent } });
@@ -68,8 +71,19 @@ export function linkAgentSession(
     // prompt, or a start beside one at work) says it took over, the one it replaces may well be at work still
     const ended = opts.start === true && opts.elsewhere !== true;
     const replaced = `another conversation (${agentLabel(agent.name)} session ${agent.session_id}) took over from ${was}, which had not ended`;
-    // the session cut off, while it is still the open one: the snapshot says its number and usage, not the next's
-    const snap = cut && opts.git ? takeSnapshot(d, 'crash', cut, opts.git) : null;
+    // taken before the next session starts: the snapshot says the cut session's number and usage, not the next's; an
+    // earlier one than the open session (another conversation opened meanwhile and asked nothing) is named by its own
+    const snap =
+      judged && opts.git
+        ? takeSnapshot(
+            d,
+            'crash',
+            judged.reason,
+            opts.git,
+            [],
+            judged.session.number === cur.number ? null : judged.session,
+          )
+        : null;
     d.emit({
       type: 'session.ended',
       data: { reason: cut ?? (ended ? `${was} ended` : replaced), snapshot_id: snap?.id ?? null },
@@ -119,6 +133,15 @@ export function cutOffSession(
   agent: AgentRef,
   opts: { reopened?: boolean } = {},
 ): string | null {
+  return sessionCutOff(s, agent, opts)?.reason ?? null;
+}
+
+/** The session cut off (`cutOffSession`) and why: the one the user's last request was asked in, else the open one. */
+function sessionCutOff(
+  s: WorkflowState,
+  agent: AgentRef,
+  opts: { reopened?: boolean },
+): { session: SessionInfo; reason: string } | null {
   const cur = s.sessions[s.sessions.length - 1];
   if (!cur || cur.ended_at !== null || !cur.agent || agent.session_id === null) return null;
   // the same agent session goes on in the process that ran it, unless that process is gone and it is reopened
@@ -133,7 +156,10 @@ export function cutOffSession(
   // its transcript, read from its first line, holds no word of the agent's (a first turn cut off before it spoke);
   // no last message at all is not enough (a transcript not read, a Codex session without a rollout)
   const silent = s.summaries?.last_message?.said_nothing === true;
-  return `session ${who.number} (${agentLabel(name)} session ${who.agent?.session_id ?? cur.agent.session_id}) stopped in the middle of its turn without ending${silent ? ', before the agent said anything' : ''} (no Stop or SessionEnd came: crashed, killed or cut off)`;
+  return {
+    session: who,
+    reason: `session ${who.number} (${agentLabel(name)} session ${who.agent?.session_id ?? cur.agent.session_id}) stopped in the middle of its turn without ending${silent ? ', before the agent said anything' : ''} (no Stop or SessionEnd came: crashed, killed or cut off)`,
+  };
 }
 
 /** Claude Code's SessionEnd reasons in words (the briefing and the user read them); a newer one is shown as it comes. */

@@ -4,15 +4,19 @@ import type { Draft } from '../draft.js';
 import { buildSnapshot } from '../snapshot.js';
 import type { GitCapture } from '../schemas/git-state.js';
 import type { SessionSnapshot } from '../schemas/snapshot.js';
-import type { SnapshotTrigger } from '../schemas/workflow.js';
+import type { SessionInfo, SnapshotTrigger } from '../schemas/workflow.js';
 
-/** Emits `snapshot.taken` for the draft's current state and returns the snapshot. */
+/**
+ * Emits `snapshot.taken` for the draft's current state and returns the snapshot: of the open session, or of `session`,
+ * an earlier one (its number and usage).
+ */
 export function takeSnapshot(
   d: Draft,
   trigger: SnapshotTrigger,
   reason: string | null,
   git: GitCapture,
   warnings: string[] = [],
+  session: SessionInfo | null = null,
 ): SessionSnapshot {
   const snapshot = buildSnapshot(d.state, {
     id: d.ctx.newId('snap'),
@@ -21,6 +25,7 @@ export function takeSnapshot(
     git,
     now: d.ctx.now,
     warnings,
+    ...(session ? { session } : {}),
   });
   d.emit({ type: 'snapshot.taken', data: { snapshot } });
   return snapshot;

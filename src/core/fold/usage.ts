@@ -1,6 +1,6 @@
 import { contextUtilization } from '../capacity.js';
 import type { EventOf } from '../schemas/events.js';
-import { emptyTotals, type UsageMetrics, type UsageTotals } from '../schemas/records.js';
+import { emptyTotals, emptyUsage, type UsageMetrics, type UsageTotals } from '../schemas/records.js';
 import type { WorkflowState } from '../schemas/state.js';
 
 /** How many sources' latest readings the state keeps to turn the next reading of each into an increment. */
@@ -148,6 +148,22 @@ export function workflowUsage(s: WorkflowState): UsageMetrics {
     llm_calls: t.llm_calls,
     tool_calls: t.tool_calls,
     cost_usd: t.cost_usd > 0 ? t.cost_usd : s.usage.cost_usd,
+    session_duration_seconds: t.duration_seconds,
+  };
+}
+
+/**
+ * A session's usage said from its totals alone (an earlier session's: the state's gauge of the context is the open
+ * session's, so none is said); a cost nobody reported is unknown, not $0.
+ */
+export function usageOfTotals(t: UsageTotals): UsageMetrics {
+  return {
+    ...emptyUsage(),
+    tokens_used: t.tokens_used,
+    output_tokens: t.output_tokens,
+    llm_calls: t.llm_calls,
+    tool_calls: t.tool_calls,
+    cost_usd: t.cost_usd > 0 ? t.cost_usd : null,
     session_duration_seconds: t.duration_seconds,
   };
 }
