@@ -1,13 +1,11 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import { importTranscriptFile } from '../../integrations/transcripts/import-file.js';
+import type { importTranscriptFile } from '../../integrations/transcripts/import-file.js';
 import { keepReadMark } from '../../integrations/hooks/unread-transcripts.js';
 import { refuseForeignTranscript } from './import-origin.js';
 import { readFirstLines } from '../../integrations/transcripts/read-new-bytes.js';
-import { sourceOf } from '../../integrations/transcripts/transcript-import.js';
 import { action, workflowOption } from '../action.js';
 import { settingReader } from '../../config/settings.js';
-import { extractorOf } from '../extractor-settings.js';
 import type { Runtime } from '../runtime.js';
 import { thousands } from '../output.js';
 import { counted } from '../../core/index.js';
@@ -123,6 +121,13 @@ export function registerImportCommand(program: Command, rt: Runtime) {
       )
       .action(
         action(rt, async ({ client, g, print, rt }, file: string, o: ImportOptions) => {
+          // the parsers and the extraction rules (whose expressions are compiled as they load) load here, not with
+          // `baton --help`
+          const [{ extractorOf }, { importTranscriptFile }, { sourceOf }] = await Promise.all([
+            import('../extractor-settings.js'),
+            import('../../integrations/transcripts/import-file.js'),
+            import('../../integrations/transcripts/transcript-import.js'),
+          ]);
           const extractor = extractorOf(settingReader(o, rt.env, rt.settings(g)), rt.env);
           const path = resolve(rt.cwd, file);
           const source = name === 'auto' ? sourceOf(await readFirstLines(path, 1 << 18), path) : name;

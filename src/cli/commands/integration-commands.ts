@@ -1,10 +1,7 @@
 import type { Command } from 'commander';
 import { claudeHookEvents } from '../../integrations/hooks/hook-payload.js';
 import { readProcessStdin, runHookCommand } from '../hook-entry.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createMcpServer } from '../../mcp/mcp-server.js';
 import { readBeforeContext } from '../../integrations/hooks/agent-watch.js';
-import { clientGone } from '../../mcp/stdio-drain.js';
 import { agentActor } from '../../core/actors.js';
 import type { Runtime } from '../runtime.js';
 
@@ -23,6 +20,12 @@ export function registerIntegrationCommands(program: Command, rt: Runtime) {
       const settings = rt.settings(g, o.agent ? { actor: agentActor(o.agent) } : {});
       const client = await rt.openWith(settings, g.server);
       const home = settings.home;
+      // the MCP SDK (with its own zod and a JSON Schema validator) loads here, not with `baton --help` or `baton hook`
+      const [{ StdioServerTransport }, { createMcpServer }, { clientGone }] = await Promise.all([
+        import('@modelcontextprotocol/sdk/server/stdio.js'),
+        import('../../mcp/mcp-server.js'),
+        import('../../mcp/stdio-drain.js'),
+      ]);
       // the agent that started it: its conversation's workflow is meant when several are open here; its context
       // reads first what this machine's transcripts hold unread, as `baton context` does, and says what it could not
       const server = createMcpServer(
