@@ -3,7 +3,6 @@
 // CommonJS (bin/package.json), as are the CLI's and the hook's bundles (dist/bin/cli.cjs, dist/bin/hook.cjs): a command
 // starts without Node.js's ES module loader, and keeps V8's compiled code between runs.
 const Module = require('node:module');
-const v8 = require('node:v8');
 
 // Node 22.1+ keeps compiled code between runs (a faster start); for older versions Baton keeps its own.
 Module.enableCompileCache?.();
@@ -16,10 +15,13 @@ const load = async (name) => {
 async function main(argv) {
   // `baton hook <Event>` runs on every turn of an agent: it loads only the hook's own entry, not the CLI (which
   // answers `baton hook --help`, and `baton hook` typed at a terminal; an agent's `baton hook` takes the event from its
-  // payload).
-  const asked =
-    argv.some((a) => a === '--help' || a === '-h') || (argv.length < 2 && process.stdin.isTTY === true);
-  if (argv[0] === 'hook' && !asked) {
+  // payload). Standard input and node:v8 are touched only for a hook: each costs any other command milliseconds to set
+  // up.
+  const hook =
+    argv[0] === 'hook' &&
+    !(argv.some((a) => a === '--help' || a === '-h') || (argv.length < 2 && process.stdin.isTTY === true));
+  if (hook) {
+    const v8 = require('node:v8');
     // A hook lives for one turn: each regular expression of the transcript rules is compiled once, to machine code,
     // rather than to bytecode first and again once V8 finds it used often (the decision rules' first pass over a
     // turn takes half as long).
