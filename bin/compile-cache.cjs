@@ -18,7 +18,7 @@ const { homedir } = require('node:os');
 const path = require('node:path');
 const vm = require('node:vm');
 
-const sha1 = (text) => createHash('sha1').update(text).digest();
+const sha1 = (data) => createHash('sha1').update(data).digest();
 
 /** Where this install's compiled code is kept, or null when the cache is off. */
 function cacheFolder(bundleDir, env) {
@@ -76,8 +76,10 @@ function requireCached(file, env = process.env) {
   const load = (filename) => {
     const known = modules.get(filename);
     if (known) return known.exports;
-    const source = fs.readFileSync(filename, 'utf8');
-    const hash = sha1(source);
+    // hashed as read: hashing the decoded text would encode it again (the same bytes, so the same hash)
+    const bytes = fs.readFileSync(filename);
+    const hash = sha1(bytes);
+    const source = bytes.toString('utf8');
     const entry = folder && path.join(folder, path.basename(filename));
     const cachedData = entry ? readEntry(entry, hash) : undefined;
     const script = new vm.Script(Module.wrap(source), { filename, cachedData });
