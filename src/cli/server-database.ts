@@ -3,6 +3,7 @@ import { invalidInput, type WorkflowState } from '../core/index.js';
 import { serverClient } from '../open-baton.js';
 import type { BatonService } from '../service/index.js';
 import type { Runtime } from './runtime.js';
+import { sayAlsoOpen } from './taken-workflow.js';
 
 /**
  * The workflow `baton run` drives. It drives on a database itself (the lease, the executors, the event log), never
@@ -18,9 +19,15 @@ export async function workflowToDrive(
   workflow: string | undefined,
 ): Promise<WorkflowState> {
   const client = serverClient(settings, rt.env, rt.cwd, server);
-  if (!client) return service.resolve(rt.ref(workflow));
+  if (!client) {
+    // taken among several for its conversation being at work last: the others are said, as every command says them
+    const { state, also_open } = await service.resolveAmong(rt.ref(workflow));
+    sayAlsoOpen(rt, also_open);
+    return state;
+  }
   try {
-    const shown = await client.get(rt.ref(workflow));
+    const { workflow: shown, also_open } = await client.taken(rt.ref(workflow));
+    sayAlsoOpen(rt, also_open);
     if (await service.store.loadState(shown.id)) return await service.resolve({ workflowId: shown.id });
     throw invalidInput(
       `${shown.id} is on the server ${client.base}, but not in the database \`baton run\` opens (${service.store.location}): \`baton run\` drives its agent on a database itself, not through the server. Run it with the server's database (\`--database\` or BATON_DATABASE_URL; \`baton serve\` prints it as \`store\` when it starts), or on the server's machine with its BATON_HOME`,

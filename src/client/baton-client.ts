@@ -1,6 +1,7 @@
 import type {
   AddTaskInput,
   AgentTaskCall,
+  AlsoOpen,
   AgentTaskSource,
   AgentTaskSync,
   CheckpointRef,
@@ -122,6 +123,12 @@ export interface BatonClient {
   create(input: CreateWorkflowInput): Promise<WorkflowView>;
   list(filter?: { status?: WorkflowStatus[]; worktree?: string }): Promise<WorkflowView[]>;
   get(ref: Ref): Promise<WorkflowView>;
+  /**
+   * `get`, with the worktree's other incomplete workflows when the one a reference without an id took was told apart
+   * from them only by its conversation being at work last (`also_open`, empty otherwise): what a person's command
+   * says beside it.
+   */
+  taken(ref: Ref): Promise<{ workflow: WorkflowView; also_open: AlsoOpen[] }>;
   status(ref: Ref): Promise<StatusView>;
   task(ref: Ref, action: TaskAction, taskId: string, note?: string | null): Promise<TaskResult>;
   /** Adds a task to the plan (`task.added`). */

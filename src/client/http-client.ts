@@ -1,4 +1,10 @@
-import { BatonError, errorCodes, type ErrorCode, type SnapshotTrigger } from '../core/index.js';
+import {
+  type AlsoOpen,
+  BatonError,
+  errorCodes,
+  type ErrorCode,
+  type SnapshotTrigger,
+} from '../core/index.js';
 import type {
   CompiledContext,
   ImportMarker,
@@ -178,6 +184,16 @@ export class HttpClient implements BatonClient {
 
   async get(ref: Ref) {
     return (await this.call<{ workflow: WorkflowView }>('GET', this.wf(ref), undefined, ref)).workflow;
+  }
+
+  async taken(ref: Ref) {
+    const out = await this.call<{ workflow: WorkflowView; also_open?: AlsoOpen[] }>(
+      'GET',
+      this.wf(ref),
+      undefined,
+      ref,
+    );
+    return { workflow: out.workflow, also_open: out.also_open ?? [] };
   }
 
   status(ref: Ref) {

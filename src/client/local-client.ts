@@ -34,6 +34,11 @@ export class LocalClient implements BatonClient {
     return workflowView(await this.service.resolve(this.ref(ref)));
   }
 
+  async taken(ref: Ref) {
+    const { state, also_open } = await this.service.resolveAmong(this.ref(ref));
+    return { workflow: workflowView(state), also_open };
+  }
+
   async status(ref: Ref): Promise<StatusView> {
     const { state, also_open } = await this.service.resolveAmong(this.ref(ref));
     const status = await this.service.queries.status(state);

@@ -66,11 +66,16 @@ export function latestAtWork(ws: readonly WorkflowState[]): WorkflowState | null
   return first && second && (first.at as string) > (second.at as string) ? first.w : null;
 }
 
+/**
+ * The conversation a workflow follows and when it was last at work, said after its name (with a space before):
+ * ` (follows Claude Code session <id>, last active <time> UTC)`; empty when none follows it.
+ */
+export function followsWords(a: Pick<AlsoOpen, 'follows' | 'last_active_at'>): string {
+  const when = a.last_active_at ? `, last active ${a.last_active_at.slice(0, 16).replace('T', ' ')} UTC` : '';
+  return a.follows ? ` (follows ${agentLabel(a.follows.name)} session ${a.follows.session_id}${when})` : '';
+}
+
 /** One other workflow open here, in a line: what it is, the conversation it follows and when, and how to see it. */
 export function alsoOpenWords(a: AlsoOpen): string {
-  const when = a.last_active_at ? `, last active ${a.last_active_at.slice(0, 16).replace('T', ' ')} UTC` : '';
-  const follows = a.follows
-    ? ` (follows ${agentLabel(a.follows.name)} session ${a.follows.session_id}${when})`
-    : '';
-  return `${a.id} "${clip(a.title, 80)}"${follows}: ${cliWord('status', a.id)}`;
+  return `${a.id} "${clip(a.title, 80)}"${followsWords(a)}: ${cliWord('status', a.id)}`;
 }

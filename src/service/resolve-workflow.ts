@@ -1,9 +1,9 @@
 import {
-  agentLabel,
   alsoOpen,
   type AlsoOpen,
   BatonError,
   cliWord,
+  followsWords,
   howWorkStarts,
   isTerminal,
   isUnusedSessionWorkflow,
@@ -41,12 +41,6 @@ export const describeCandidate = (w: WorkflowState) => ({
   updated_at: w.updated_at,
   step: `${w.tasks.filter((t) => t.status === 'done' || t.status === 'skipped').length}/${w.tasks.length}`,
 });
-
-/** The agent conversation a workflow follows (its latest session's), said in a list of workflows to choose from. */
-const follows = (w: WorkflowState) => {
-  const agent = w.sessions.at(-1)?.agent;
-  return agent ? `  (follows ${agentLabel(agent.name)} session ${agent.session_id})` : '';
-};
 
 /** The workflow a reference names, and the worktree's others a command without an id passed over for it. */
 export interface Resolved {
@@ -157,15 +151,25 @@ export async function resolveWorkflowAmong(
   // each follows an agent conversation: the one at work last is the one the person works in now, the others said
   const latest = opts.byRecency === false ? null : latestAtWork(used.length > 1 ? used : onBranch);
   if (latest) return { state: latest, also_open: candidates.filter((w) => w.id !== latest.id).map(alsoOpen) };
+  // each with the agent conversation it follows and when that was last at work, so the person can tell them apart
+  const listed = candidates.map((c) => ({ c, also: alsoOpen(c) }));
   throw new BatonError(
     'ambiguous',
     `${candidates.length} incomplete workflows in ${worktree}; choose one with ${cliWord('workflow')}:\n` +
-      candidates
+      listed
         .map(
-          (c) => `  ${c.id}  ${c.status.padEnd(11)} ${c.title}${onBranchNamed(c, candidates)}${follows(c)}`,
+          ({ c, also }) =>
+            `  ${c.id}  ${c.status.padEnd(11)} ${c.title}${onBranchNamed(c, candidates)}${followsWords(also).replace(/^ /, '  ')}`,
         )
         .join('\n'),
-    { worktree, candidates: candidates.map(describeCandidate) },
+    {
+      worktree,
+      candidates: listed.map(({ c, also }) => ({
+        ...describeCandidate(c),
+        follows: also.follows,
+        last_active_at: also.last_active_at,
+      })),
+    },
   );
 }
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { codexConversation } from '../helpers/codex-conversation.js';
 import { gitIn, tempDir } from '../helpers/git-repo.js';
 import { hookWorkspace, type Baton } from '../helpers/hook-workspace.js';
+import { startServerProcess } from '../helpers/server.js';
 
 // A conversation whose workflow was completed, reopened (`codex resume`, `claude --resume`) while another
 // conversation's workflow is under way in the same worktree: only the hooks, on transcripts written as the agents
@@ -13,10 +14,10 @@ import { hookWorkspace, type Baton } from '../helpers/hook-workspace.js';
 type Json = Record<string, any>;
 
 function workspace() {
-  const { repo, baton } = hookWorkspace();
+  const { repo, env, baton } = hookWorkspace();
   const status = async (id: string) => (await baton(['status', '-w', id, '--json'])).json<Json>();
   const listed = async () => (await baton(['list', '--json'])).json<{ workflows: Json[] }>().workflows;
-  return { repo, baton, status, listed };
+  return { repo, home: env.BATON_HOME, baton, status, listed };
 }
 
 /** The commit the agent makes, made for real (the next workflow's briefing reads it against git): its short hash. */
@@ -142,10 +143,10 @@ describe('a Codex conversation resumed after its workflow was completed', () => 
     const ambiguous = await baton(['resume']);
     expect(ambiguous.code).toBe(2);
     expect(ambiguous.stderr).toContain(
-      `${third}  in_progress now add a --csv flag too  (follows Codex session 019e1625-789d-76c0-80ab-3724b5ddb799)`,
+      `${third}  in_progress now add a --csv flag too  (follows Codex session 019e1625-789d-76c0-80ab-3724b5ddb799, last active `,
     );
     expect(ambiguous.stderr).toContain(
-      `${other}  in_progress rename the uploader module  (follows Codex session 019e1625-0000-76c0-80ab-3724b5ddb700)`,
+      `${other}  in_progress rename the uploader module  (follows Codex session 019e1625-0000-76c0-80ab-3724b5ddb700, last active `,
     );
   });
 });
@@ -330,33 +331,42 @@ describe('a Claude Code conversation whose workflow the user abandoned', () => {
   });
 });
 
+/**
+ * Two conversations' workflows open in one worktree: a new conversation's (`other`), and one of an old conversation
+ * resumed (`claude --resume`) after its first workflow was completed (`resumed`), which was at work last.
+ */
+async function twoConversationsOpen() {
+  const { repo, home, baton, status, listed } = workspace();
+  expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
+  const a = claudeConversation(repo, baton, '196820da-0000-4000-8000-0000000000e5');
+  await a.hook('SessionStart', { source: 'startup' });
+  await a.ask('add a --json flag to the export command');
+  a.todos(['Add the flag', 'completed']);
+  await a.stop('Added the --json flag.');
+  await a.hook('SessionEnd', { reason: 'prompt_input_exit' });
+  const first = (await listed())[0]!.id as string;
+  // a new conversation completes the finished one and works on its own
+  const b = claudeConversation(repo, baton, '196820da-0000-4000-8000-0000000000f6');
+  await b.hook('SessionStart', { source: 'startup' });
+  await b.ask('rename the uploader module');
+  b.todos(['Rename', 'in_progress'], ['Fix imports', 'pending']);
+  await b.stop('Renamed; the imports are next.');
+  const other = (await listed()).find((w) => w.id !== first)!.id as string;
+  expect((await status(first)).workflow.status).toBe('completed');
+
+  // `claude --resume` of the old conversation, which asks for more
+  await a.hook('SessionStart', { source: 'resume' });
+  await a.ask('now add a --csv flag too');
+  await a.stop('Added --csv.');
+  const resumed = (await listed()).find((w) => w.id !== first && w.id !== other)!.id as string;
+  expect((await status(resumed)).workflow.status).toBe('in_progress');
+  expect((await status(other)).workflow.status).toBe('in_progress');
+  return { home, baton, status, a, b, resumed, other };
+}
+
 describe('an old conversation resumed while a new one works in the same worktree', () => {
   it("is the workflow a person's command without -w means while it is the latest at work, the other said", async () => {
-    const { repo, baton, status, listed } = workspace();
-    expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
-    const a = claudeConversation(repo, baton, '196820da-0000-4000-8000-0000000000e5');
-    await a.hook('SessionStart', { source: 'startup' });
-    await a.ask('add a --json flag to the export command');
-    a.todos(['Add the flag', 'completed']);
-    await a.stop('Added the --json flag.');
-    await a.hook('SessionEnd', { reason: 'prompt_input_exit' });
-    const first = (await listed())[0]!.id as string;
-    // a new conversation completes the finished one and works on its own
-    const b = claudeConversation(repo, baton, '196820da-0000-4000-8000-0000000000f6');
-    await b.hook('SessionStart', { source: 'startup' });
-    await b.ask('rename the uploader module');
-    b.todos(['Rename', 'in_progress'], ['Fix imports', 'pending']);
-    await b.stop('Renamed; the imports are next.');
-    const other = (await listed()).find((w) => w.id !== first)!.id as string;
-    expect((await status(first)).workflow.status).toBe('completed');
-
-    // `claude --resume` of the old conversation, which asks for more
-    await a.hook('SessionStart', { source: 'resume' });
-    await a.ask('now add a --csv flag too');
-    await a.stop('Added --csv.');
-    const resumed = (await listed()).find((w) => w.id !== first && w.id !== other)!.id as string;
-    expect((await status(resumed)).workflow.status).toBe('in_progress');
-    expect((await status(other)).workflow.status).toBe('in_progress');
+    const { baton, a, b, resumed, other } = await twoConversationsOpen();
 
     // a person's `baton status` here: the workflow of the conversation at work last, and the other one named
     const text = await baton(['status']);
@@ -400,5 +410,88 @@ describe('an old conversation resumed while a new one works in the same worktree
     expect(now.also_open.map((w: Json) => w.id)).toEqual([resumed]);
     // named, each is as it is, with nothing else said
     expect((await baton(['status', '-w', resumed, '--json'])).json<Json>().also_open).toBeUndefined();
+  });
+
+  it("says on standard error which one a person's command without -w acted on, and when it cannot choose, when each conversation was at work", async () => {
+    const { home, baton, status, resumed, other } = await twoConversationsOpen();
+    const note = new RegExp(
+      `^note: also open here: ${other} "rename the uploader module" \\(follows Claude Code session 196820da-0000-4000-8000-0000000000f6, last active \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC\\): \`baton status -w ${other}\`$`,
+      'm',
+    );
+    // what a person records, moves or reads here acts on the workflow of the conversation at work last, the other named
+    const decided = await baton([
+      'record',
+      'decision',
+      '--type',
+      'library',
+      '--description',
+      'Use csv-stringify for the --csv flag',
+      '--rationale',
+      'it quotes fields',
+      '--json',
+    ]);
+    expect(decided.code, decided.stderr).toBe(0);
+    expect(decided.stderr).toMatch(note);
+    // standard output stays the command's JSON alone
+    expect(decided.json<Json>().workflow_id).toBe(resumed);
+    for (const args of [
+      ['task', 'add', 'T9:Document the flags'],
+      ['task', 'start', 'T9'],
+      ['checkpoint', '--name', 'csv'],
+      ['snapshots'],
+      ['details', 'decisions'],
+      ['show', '--json'],
+      ['session-status'],
+    ]) {
+      const r = await baton(args);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      expect(r.stderr, args.join(' ')).toMatch(note);
+    }
+    const mine = await status(resumed);
+    expect(mine.tasks.map((t: Json) => [t.id, t.status])).toContainEqual(['T9', 'in_progress']);
+    expect(mine.counts.decisions).toBe(1);
+    expect((await status(other)).tasks.map((t: Json) => t.id)).not.toContain('T9');
+    // over a server the same: its GET of the current workflow names the others too
+    const server = await startServerProcess(home);
+    try {
+      const done = await baton(['task', 'done', 'T9', '--json'], undefined, { BATON_URL: server.url });
+      expect(done.code, `${done.stderr}\n${server.report()}`).toBe(0);
+      expect(done.stderr).toMatch(note);
+      expect(done.json<Json>().workflow_id).toBe(resumed);
+    } finally {
+      await server.stop();
+    }
+    // the pause too: a person pausing is told which of the two it paused
+    const paused = await baton(['pause', '--reason', 'end of day']);
+    expect(paused.code, paused.stderr).toBe(0);
+    expect(paused.stderr).toMatch(note);
+    expect((await status(resumed)).workflow.status).toBe('paused');
+    expect((await status(other)).workflow.status).toBe('in_progress');
+    // named with -w, nothing else is said
+    const named = await baton(['snapshots', '-w', other]);
+    expect(named.code, named.stderr).toBe(0);
+    expect(named.stderr).not.toContain('also open here');
+
+    // a resume asks which: each listed with the conversation it follows and when that was last at work
+    const ambiguous = await baton(['resume']);
+    expect(ambiguous.code).toBe(2);
+    const listedWith = (id: string, title: string, session: string) =>
+      new RegExp(
+        `^  ${id}  \\w+ +${title}  \\(follows Claude Code session ${session}, last active \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC\\)$`,
+        'm',
+      );
+    expect(ambiguous.stderr).toMatch(
+      listedWith(resumed, 'now add a --csv flag too', '196820da-0000-4000-8000-0000000000e5'),
+    );
+    expect(ambiguous.stderr).toMatch(
+      listedWith(other, 'rename the uploader module', '196820da-0000-4000-8000-0000000000f6'),
+    );
+    const error = (await baton(['resume', '--json'])).json<Json>().error;
+    expect(error.candidates.map((c: Json) => [c.id, c.follows?.session_id, typeof c.last_active_at])).toEqual(
+      expect.arrayContaining([
+        [resumed, '196820da-0000-4000-8000-0000000000e5', 'string'],
+        [other, '196820da-0000-4000-8000-0000000000f6', 'string'],
+      ]),
+    );
   });
 });

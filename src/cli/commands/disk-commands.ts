@@ -23,6 +23,7 @@ import { action, workflowOption } from '../action.js';
 import { localService } from '../local-service.js';
 import { table } from '../output.js';
 import type { Runtime } from '../runtime.js';
+import { takenRef } from '../taken-workflow.js';
 
 type StatusView = {
   workflow: {
@@ -121,7 +122,7 @@ export function registerDiskCommands(program: Command, rt: Runtime) {
     .option(...workflowOption)
     .action(
       action(rt, async ({ client, print, g }, id: string | undefined, o: { workflow?: string }) => {
-        const ref = rt.ref(id ?? o.workflow);
+        const ref = await takenRef(rt, client, id ?? o.workflow);
         const s = (await client.status(ref)) as StatusView;
         const plan: RecoveryPlan = await client.recoveryOptions({ ...ref, workflowId: s.workflow.id });
         const settings = rt.settings(g);

@@ -10,6 +10,7 @@ import type { Runtime } from '../runtime.js';
 import { thousands } from '../output.js';
 import { counted } from '../../core/index.js';
 import { commandWord } from '../command-word.js';
+import { takenRef } from '../taken-workflow.js';
 
 interface ImportOptions {
   workflow?: string;
@@ -131,8 +132,9 @@ export function registerImportCommand(program: Command, rt: Runtime) {
           const extractor = extractorOf(settingReader(o, rt.env, rt.settings(g)), rt.env);
           const path = resolve(rt.cwd, file);
           const source = name === 'auto' ? sourceOf(await readFirstLines(path, 1 << 18), path) : name;
-          if (!o.workflow) await refuseForeignTranscript(client, rt.ref(undefined), path, rt.cwd);
-          const r = await importTranscriptFile(client, rt.ref(o.workflow), path, source, {
+          const ref = await takenRef(rt, client, o.workflow);
+          if (!o.workflow) await refuseForeignTranscript(client, ref, path, rt.cwd);
+          const r = await importTranscriptFile(client, ref, path, source, {
             extractor,
             taskId: o.task ?? null,
             create: true,

@@ -4,12 +4,13 @@ import type { RecordInput } from '../../client/baton-client.js';
 import { action, workflowOption, type ActionContext } from '../action.js';
 import { collect, oneOf, parseNumber } from '../parse.js';
 import type { Runtime } from '../runtime.js';
+import { takenRef } from '../taken-workflow.js';
 
 type Opts = Record<string, string | string[] | boolean | undefined>;
 const str = (v: unknown) => (typeof v === 'string' ? v : null);
 
 async function save(ctx: ActionContext, workflow: string | undefined, input: RecordInput) {
-  const r = (await ctx.client.record(ctx.rt.ref(workflow), input)) as {
+  const r = (await ctx.client.record(await takenRef(ctx.rt, ctx.client, workflow), input)) as {
     workflow_id: string;
     record: { id?: string; review_id?: string };
   };
@@ -223,7 +224,7 @@ export function registerRecordCommands(program: Command, rt: Runtime) {
     .action(
       action(rt, async ({ client, print, rt }, errorId: string, o: Opts) => {
         const r = await client.resolveError(
-          rt.ref(str(o.workflow) ?? undefined),
+          await takenRef(rt, client, str(o.workflow) ?? undefined),
           errorId,
           oneOf(o.resolution as string, errorResolutions, '--resolution'),
           str(o.notes),
@@ -238,7 +239,8 @@ export function registerRecordCommands(program: Command, rt: Runtime) {
     .option(...workflowOption)
     .action(
       action(rt, async ({ client, print, rt }, reviewId: string, o: Opts) => {
-        const r = await client.addressFeedback(rt.ref(str(o.workflow) ?? undefined), reviewId);
+        const ref = await takenRef(rt, client, str(o.workflow) ?? undefined);
+        const r = await client.addressFeedback(ref, reviewId);
         print(r, () => `feedback ${reviewId} addressed`);
       }),
     );

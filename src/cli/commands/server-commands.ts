@@ -12,6 +12,7 @@ import type { Worker } from '../../service/runtime/index.js';
 import { makeWorker, workerLine, workerOptions, type WorkerFlags } from '../worker-runtime.js';
 import { agentOptions } from '../agent-runs.js';
 import { resumableWords, resumeReasonWords } from '../resumable-words.js';
+import { takenRef } from '../taken-workflow.js';
 
 type ServeFlags = ServeRuntimeFlags &
   WorkerFlags & {
@@ -192,7 +193,7 @@ export function registerServerCommands(program: Command, rt: Runtime) {
     .action(
       action(rt, async ({ client, print, rt }, o: { workflow?: string; session?: string }) => {
         const n = o.session ? parseNumber(o.session, '--session', { int: true, min: 1 }) : undefined;
-        const s = await client.sessionStatus(rt.ref(o.workflow), n);
+        const s = await client.sessionStatus(await takenRef(rt, client, o.workflow), n);
         print(s, () =>
           [
             `${s.session_id}  ${s.state}${s.task_id ? ` (task ${s.task_id})` : ''}`,

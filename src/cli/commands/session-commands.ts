@@ -28,7 +28,12 @@ import {
   type SnapshotSummary,
   type UsageMetrics,
 } from '../../core/index.js';
-import { detailCategories, type DetailCategory, type ResumeResult } from '../../service/index.js';
+import {
+  detailCategories,
+  type DetailCategory,
+  isLiveSnapshotId,
+  type ResumeResult,
+} from '../../service/index.js';
 import { gitConflict } from '../../git/git.js';
 import { settingReader } from '../../config/settings.js';
 import { action, workflowOption } from '../action.js';
@@ -41,6 +46,7 @@ import { detailsText } from '../details-text.js';
 import { usageLine } from '../usage-line.js';
 import { goOnLine, pauseText, pauseWithdrawnText } from '../pause-text.js';
 import { catchUpFollowed } from '../../integrations/hooks/followed-catch-up.js';
+import { sayAlsoOpen, takenRef } from '../taken-workflow.js';
 import {
   goneAgentsOf,
   readBeforeContext,
@@ -358,12 +364,13 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
         rt,
         async ({ client, print, rt, g }, o: { workflow?: string; reason?: string; force?: boolean }) => {
           const settings = rt.settings(g);
+          const ref = await takenRef(rt, client, o.workflow);
           // a turn the user cut off sends no hook: its transcript says so, read first
-          const read = await catchUpFollowed(client, rt.ref(o.workflow), settings.home);
+          const read = await catchUpFollowed(client, ref, settings.home);
           // a timeout given here (--pause-timeout, BATON_PAUSE_TIMEOUT, a config file) goes with the request, so a
           // server's own setting does not silently replace it
           const given = settingReader({ pauseTimeout: g.pauseTimeout }, rt.env, settings).get('pauseTimeout');
-          const paused = await client.pause(rt.ref(o.workflow), {
+          const paused = await client.pause(ref, {
             reason: o.reason ?? null,
             force: o.force === true,
             ...(given.from === 'default' ? {} : { timeout_ms: settings.pauseTimeoutMs }),
@@ -413,7 +420,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
         if (away) rt.io.err(`note: ${awayWords(away)}`);
         // the briefing of the workflow whose conversation was at work last, of several here: the others are said
         const others = status.also_open ?? [];
-        for (const a of others) rt.io.err(`note: also open here: ${alsoOpenWords(a)}`);
+        sayAlsoOpen(rt, others);
         rt.io.out(
           g.json
             ? JSON.stringify(
@@ -434,7 +441,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
     .option(...workflowOption)
     .action(
       action(rt, async ({ client, print, rt }, hash: string, o: { workflow?: string }) => {
-        const r = (await client.acknowledge(rt.ref(o.workflow), hash)) as {
+        const r = (await client.acknowledge(await takenRef(rt, client, o.workflow), hash)) as {
           matches: boolean;
           latest: string | null;
         };
@@ -452,7 +459,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
     .option(...workflowOption)
     .action(
       action(rt, async ({ client, print, rt }, o: { workflow?: string }) => {
-        const r = await client.snapshots(rt.ref(o.workflow));
+        const r = await client.snapshots(await takenRef(rt, client, o.workflow));
         print(r, () => snapshotsTable(r.snapshots));
       }),
     );
@@ -463,7 +470,9 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
     .option(...workflowOption)
     .action(
       action(rt, async ({ client, print, rt }, id: string, o: { workflow?: string }) => {
-        const s: SessionSnapshot = await client.snapshot(rt.ref(o.workflow), id);
+        // only a live snapshot is the worktree's workflow's; a snapshot's id is found whatever workflow holds it
+        const ref = isLiveSnapshotId(id) ? await takenRef(rt, client, o.workflow) : rt.ref(o.workflow);
+        const s: SessionSnapshot = await client.snapshot(ref, id);
         print(s, () => snapshotText(s));
       }),
     );
@@ -498,7 +507,9 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
               `category "${category}" is not one of ${detailCategories.join(', ')}; the snapshot id comes first: \`baton details ${category} ${id}\``,
             );
           const wanted = oneOf(category, detailCategories, 'category') as DetailCategory;
-          const d = await client.details(rt.ref(o.workflow), id, wanted);
+          const ref =
+            id === null || isLiveSnapshotId(id) ? await takenRef(rt, client, o.workflow) : rt.ref(o.workflow);
+          const d = await client.details(ref, id, wanted);
           // every record whole, for a person or an agent reading it; --json: as stored (the MCP tool get_details's)
           print(d, () => detailsText(wanted, d, id));
         },
@@ -514,7 +525,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
     .option(...workflowOption)
     .action(
       action(rt, async ({ client, print, rt }, o: { name: string; workflow?: string }) => {
-        const ref = rt.ref(o.workflow);
+        const ref = await takenRef(rt, client, o.workflow);
         const r = await client.checkpoint(ref, o.name);
         print(
           r,
@@ -541,7 +552,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
     .option(...workflowOption)
     .action(
       action(rt, async ({ client, print, rt }, o: { workflow?: string }) => {
-        const r = (await client.checkpoints(rt.ref(o.workflow))) as {
+        const r = (await client.checkpoints(await takenRef(rt, client, o.workflow))) as {
           checkpoints: { name: string; commit: string | null; created_at: string; snapshot_id: string }[];
         };
         print(r, () =>
@@ -585,8 +596,9 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
           { client, print, rt, g },
           o: RestoreFlags & { workflow?: string; option?: string; checkpoint?: string },
         ) => {
-          const ref = rt.ref(o.workflow);
           const option = o.option ?? (o.checkpoint ? 'checkpoint' : undefined);
+          // only the options are listed of the workflow a conversation was at work in last: a recovery asks which
+          const ref = option ? rt.ref(o.workflow) : await takenRef(rt, client, o.workflow);
           if (!option) {
             const plan = await client.recoveryOptions(ref);
             // a workflow the hooks follow whose agent is gone: the agent started again goes on from it, nothing to undo
@@ -627,7 +639,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
     .option('--reason <text>', 'what happened', 'interrupted')
     .action(
       action(rt, async ({ client, print, rt }, o: { workflow?: string; reason: string }) => {
-        const r = (await client.interrupt(rt.ref(o.workflow), o.reason)) as {
+        const r = (await client.interrupt(await takenRef(rt, client, o.workflow), o.reason)) as {
           workflow_id: string;
           snapshot_id: string;
         };

@@ -3,6 +3,7 @@ import { action, workflowOption } from '../action.js';
 import type { Runtime } from '../runtime.js';
 import type { TaskAction } from '../../client/baton-client.js';
 import { parseNumber, parseTaskSpec } from '../parse.js';
+import { takenRef } from '../taken-workflow.js';
 
 const verbs: Record<TaskAction, { help: string; note?: string; past: string }> = {
   start: { help: 'start a task (its dependencies must be done)', past: 'started' },
@@ -35,7 +36,7 @@ export function registerTaskCommands(program: Command, rt: Runtime) {
           o: { workflow?: string; after?: string; lane?: string; description?: string },
         ) => {
           const parsed = parseTaskSpec(spec);
-          const r = await client.addTask(rt.ref(o.workflow), {
+          const r = await client.addTask(await takenRef(rt, client, o.workflow), {
             id: parsed.id ?? '',
             title: parsed.title ?? '',
             deps: parsed.deps ?? [],
@@ -65,7 +66,8 @@ export function registerTaskCommands(program: Command, rt: Runtime) {
           taskId: string,
           o: { workflow?: string; summary?: string; reason?: string },
         ) => {
-          const r = (await client.task(rt.ref(o.workflow), verb, taskId, o.summary ?? o.reason ?? null)) as {
+          const ref = await takenRef(rt, client, o.workflow);
+          const r = (await client.task(ref, verb, taskId, o.summary ?? o.reason ?? null)) as {
             workflow_id: string;
             workflow_status: string;
             checkpoint?: string | null;

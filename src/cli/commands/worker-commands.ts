@@ -11,6 +11,7 @@ import type { Runtime } from '../runtime.js';
 import { makeWorker, workerLine, workerOptions, type WorkerFlags } from '../worker-runtime.js';
 import { agentOptions } from '../agent-runs.js';
 import { workerQueueNote } from '../server-database.js';
+import { takenRef } from '../taken-workflow.js';
 
 interface SubmitFlags {
   workflow?: string;
@@ -59,7 +60,7 @@ export function registerWorkerCommands(program: Command, rt: Runtime) {
       try {
         const num = (v: string | undefined, flag: string) =>
           v === undefined ? null : parseNumber(v, flag, { int: true });
-        const ref = rt.ref(o.workflow);
+        const ref = await takenRef(rt, client, o.workflow);
         // A name no worker could run is refused before anything is queued: the profiles a worker reads for it (the
         // workflow's worktree's baton.config.json, else the config of BATON_HOME). A worktree not on this machine
         // (a server's or another's) has its profiles where the workers are: they judge the name.

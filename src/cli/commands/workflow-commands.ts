@@ -24,6 +24,7 @@ import { table } from '../output.js';
 import { hideEmptyCancelled } from '../hidden-empty.js';
 import { rebuildFromDiskCommand } from './disk-rebuild-command.js';
 import { resumableWords } from '../resumable-words.js';
+import { takenRef } from '../taken-workflow.js';
 
 const describe = (w: WorkflowView) =>
   [
@@ -189,7 +190,7 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
     .option(...workflowOption)
     .action(
       action(rt, async ({ client, print, rt }, o: { workflow?: string }) => {
-        const w = await client.get(rt.ref(o.workflow));
+        const w = await client.get(await takenRef(rt, client, o.workflow));
         print({ workflow: w }, () => describe(w));
       }),
     );
@@ -259,7 +260,7 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
           const named = id ?? o.workflow;
           // what cannot be undone is never a default: the worktree's workflow is named, with the command that ends it
           if (named === undefined) {
-            const w = await client.get(rt.ref(undefined));
+            const w = await client.get(await takenRef(rt, client, undefined));
             throw invalidInput(
               `baton abandon ends a workflow for good (it is never resumed or recovered), so it takes the workflow's id: this worktree's is ${w.id} "${w.title}" (${w.status}, session ${w.session_count}, ${progressLabel(w.counts)}). To end it: \`baton abandon -w ${w.id}\`; to stop for now instead: \`baton pause\``,
               { workflow_id: w.id },
@@ -287,7 +288,7 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
           id: string | undefined,
           o: { workflow?: string; reason?: string; force?: boolean },
         ) => {
-          const w = await client.complete(rt.ref(id ?? o.workflow), {
+          const w = await client.complete(await takenRef(rt, client, id ?? o.workflow), {
             reason: o.reason ?? null,
             force: o.force === true,
           });

@@ -161,6 +161,23 @@ const importFields = {
 };
 export const ImportSummary = z.strictObject(importFields).openapi('ImportSummary');
 
+/** The worktree's other incomplete workflows, beside the one `current` took for its conversation being at work last. */
+export const AlsoOpenList = z
+  .array(
+    z.object({
+      id: z.string(),
+      title: z.string(),
+      status: WorkflowStatus,
+      follows: z.object({ name: z.string(), session_id: z.string() }).nullable(),
+      last_active_at: z.string().nullable(),
+    }),
+  )
+  .optional()
+  .openapi({
+    description:
+      '`current` taken among several incomplete workflows of the worktree for its agent conversation being at work last (each follows one): the others, with the conversation each follows and when it was last at work; absent when the workflow was named or was the one there',
+  });
+
 // strict: a field the status returns is documented here (the response check fails a test that meets one that is not)
 export const Status = z
   .strictObject({
@@ -319,21 +336,7 @@ export const Status = z
     unread_transcripts: z.array(UnreadTranscript),
     /** The transcripts gone (deleted or moved) before Baton read what their conversation held (`baton status`). */
     transcripts_not_read: z.array(NotReadTranscript),
-    also_open: z
-      .array(
-        z.object({
-          id: z.string(),
-          title: z.string(),
-          status: WorkflowStatus,
-          follows: z.object({ name: z.string(), session_id: z.string() }).nullable(),
-          last_active_at: z.string().nullable(),
-        }),
-      )
-      .optional()
-      .openapi({
-        description:
-          '`current` taken among several incomplete workflows of the worktree for its agent conversation being at work last (each follows one): the others, with the conversation each follows and when it was last at work; absent when the workflow was named or was the one there',
-      }),
+    also_open: AlsoOpenList,
   })
   .openapi('WorkflowStatus');
 

@@ -10,7 +10,14 @@ import {
   RebuildBody,
   WorkflowParams,
 } from './request-schemas.js';
-import { ExecutorList, SessionsTable, Status, WorkflowList, WorkflowView } from './response-schemas.js';
+import {
+  AlsoOpenList,
+  ExecutorList,
+  SessionsTable,
+  Status,
+  WorkflowList,
+  WorkflowView,
+} from './response-schemas.js';
 import { CleanupResult, Standing } from './result-schemas.js';
 
 const tags = ['workflows'];
@@ -69,9 +76,15 @@ export function registerWorkflowRoutes({ app, client, watch }: RouteDeps) {
       tags,
       summary: 'one workflow',
       request: { params: WorkflowParams, ...cwdHeaders },
-      responses: responses(z.object({ workflow: WorkflowView }), 'the workflow'),
+      responses: responses(
+        z.object({ workflow: WorkflowView, also_open: AlsoOpenList }),
+        'the workflow (and the others `current` passed over, as the status names them)',
+      ),
     }),
-    async (c) => c.json({ workflow: await client.get(refOf(c, c.req.valid('param').id)) }, 200),
+    async (c) => {
+      const { workflow, also_open } = await client.taken(refOf(c, c.req.valid('param').id));
+      return c.json({ workflow, ...(also_open.length ? { also_open } : {}) }, 200);
+    },
   );
 
   app.openapi(

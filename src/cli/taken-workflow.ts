@@ -1,0 +1,30 @@
+import type { BatonClient, Ref } from '../client/baton-client.js';
+import { type AlsoOpen, alsoOpenWords } from '../core/conversation-recency.js';
+import { BatonError } from '../core/errors.js';
+import type { Runtime } from './runtime.js';
+
+/**
+ * Says on standard error the worktree's other incomplete workflows, beside the one a command without -w took for its
+ * conversation being at work last: a person pausing or recording is told which of them it acted on.
+ */
+export function sayAlsoOpen(rt: Runtime, others: readonly AlsoOpen[]): void {
+  for (const a of others) rt.io.err(`note: also open here: ${alsoOpenWords(a)}`);
+}
+
+/**
+ * `rt.ref(workflow)` for a person's command on a workflow. Without -w, the workflow the worktree's resolution takes is
+ * named by its id from then on, so what the command does is done to the one the note names, and the others open here
+ * are said (`sayAlsoOpen`). A resolution that fails (no workflow here, several and no way to choose) leaves the
+ * reference as it was: the command fails, or makes its workflow, as it always did.
+ */
+export async function takenRef(rt: Runtime, client: BatonClient, workflow: string | undefined): Promise<Ref> {
+  const ref = rt.ref(workflow);
+  if (workflow) return ref;
+  const found = await client.taken(ref).catch((e: unknown) => {
+    if (BatonError.isInstance(e)) return null;
+    throw e;
+  });
+  if (!found) return ref;
+  sayAlsoOpen(rt, found.also_open);
+  return { ...ref, workflowId: found.workflow.id };
+}
