@@ -68,6 +68,7 @@ import { Resumer, type PersonResumeResult, type ResumeResult } from './resumer.j
 import { nextStep } from './next-step.js';
 import { closeEnded, requeuePaused } from './work-submit.js';
 import {
+  askWhichRun,
   resolveWorkflowAmong,
   type Resolved,
   type ResolveOptions,
@@ -103,12 +104,6 @@ export interface CreateWorkflowInput {
   /** The completed workflow of the same agent conversation this one goes on from (the hooks', in process). */
   earlier?: EarlierWorkflow;
 }
-
-/**
- * How a resume or a recovery finds its workflow without an id: among several conversations' workflows it asks which
- * (the Resume Protocol's "ask which run to resume"), rather than take the one whose conversation was at work last.
- */
-const askWhichRun: ResolveOptions = { byRecency: false };
 
 /**
  * The use cases of Baton. Every interface (CLI, server, MCP, hooks) calls this and nothing below it:

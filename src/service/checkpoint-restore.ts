@@ -13,7 +13,7 @@ import type { BatonService } from './baton-service.js';
 import { findCheckpoint } from './checkpoint-lookup.js';
 import { nextStep } from './next-step.js';
 import type { RestorePlan } from './ports.js';
-import type { WorkflowRef } from './resolve-workflow.js';
+import { askWhichRun, type WorkflowRef } from './resolve-workflow.js';
 import type { ResumeResult } from './resumer.js';
 
 export interface RestoreOptions {
@@ -125,7 +125,7 @@ export async function restoreCheckpoint(
   name: string | null,
   opts: RestoreOptions = {},
 ): Promise<CheckpointRestore> {
-  const w = await svc.resolve(ref);
+  const w = await svc.resolve(ref, askWhichRun);
   const cp = await findCheckpoint(svc.store, w, name);
   assertRecoverable(w, await nextStep(svc.store, w));
   const task_changes = taskChanges(w, await checkpointTasks(svc, w, cp));

@@ -61,6 +61,13 @@ export interface ResolveOptions {
   byRecency?: boolean;
 }
 
+/**
+ * How a resume or a recovery (a checkpoint's restore included) finds its workflow without an id: among several
+ * conversations' workflows it asks which (the Resume Protocol's "ask which run to resume"), rather than take the one
+ * whose conversation was at work last.
+ */
+export const askWhichRun: ResolveOptions = { byRecency: false };
+
 /** `resolveWorkflowAmong`'s workflow alone. */
 export async function resolveWorkflow(
   store: Store,

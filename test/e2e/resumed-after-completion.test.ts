@@ -486,6 +486,12 @@ describe('an old conversation resumed while a new one works in the same worktree
     expect(ambiguous.stderr).toMatch(
       listedWith(other, 'rename the uploader module', '196820da-0000-4000-8000-0000000000f6'),
     );
+    // a checkpoint's restore is a recovery too: it asks which, as `baton recover --option live_state` does
+    const restore = await baton(['recover', '--option', 'checkpoint', '--dry-run']);
+    expect(restore.code, restore.stdout).toBe(2);
+    expect(restore.stderr).toMatch(
+      listedWith(other, 'rename the uploader module', '196820da-0000-4000-8000-0000000000f6'),
+    );
     const error = (await baton(['resume', '--json'])).json<Json>().error;
     expect(error.candidates.map((c: Json) => [c.id, c.follows?.session_id, typeof c.last_active_at])).toEqual(
       expect.arrayContaining([
