@@ -58,6 +58,13 @@ describe('agent hooks and a Baton server that hangs', () => {
         expect(status.stderr).toMatch(
           /the Baton server at \S+ did not answer GET \S+ within 2 s \(BATON_REQUEST_TIMEOUT\): check that `baton serve` runs there/,
         );
+        // a command acting on the worktree's workflow waits once: for the question which workflow that is
+        const task = await runCli(['task', 'add', 'T9:Document it'], {
+          cwd: repo,
+          env: { ...env, BATON_REQUEST_TIMEOUT: '2s' },
+        });
+        expect(task.code).not.toBe(0);
+        expect(task.stderr).toMatch(/did not answer GET \/api\/workflows\/current within 2 s/);
         // doctor says so, without waiting for it
         const doctor = await runCli(['doctor'], { cwd: repo, env });
         expect(doctor.stdout).toContain(
