@@ -256,6 +256,60 @@ describe('the crash snapshot of a session cut off', () => {
     expect(snap?.session_number).toBe(1);
     expect(snap?.usage).toMatchObject({ tokens_used: 1_500, llm_calls: 2, context_tokens: 40_000 });
   });
+
+  it("counts its transcript read late, after the next session began, as its own usage, not the open session's", () => {
+    const base = cut(true);
+    const late = next(base);
+    // the rest of session 1's transcript (one more call), and a sub-agent's of it, read after session 2 began
+    recordUsage(late, reading(2_500, 3, 60_000), 'transcript:s1');
+    recordUsage(late, reading(400, 1, 9_000), 'transcript:s1:agent-a1.jsonl');
+    const s = late.state;
+    expect(s.sessions.map((x) => x.usage?.tokens_used ?? 0)).toEqual([2_900, 0]);
+    expect(s.sessions[0]?.usage).toMatchObject({ llm_calls: 4, readings: 3 });
+    expect(s.usage_total).toMatchObject({ tokens_used: 2_900, llm_calls: 4, readings: 3 });
+    // the open session's own usage and context gauge are not session 1's
+    expect(s.usage).toMatchObject({ tokens_used: 0, llm_calls: 0, context_tokens: null });
+    // session 1's record (written when session 2 began) is written again with it
+    const rows = foldEvents(late.events, base).writes.filter((w) => w.kind === 'session');
+    expect(rows.at(-1)).toMatchObject({ id: '1', data: { number: 1, usage: { tokens_used: 2_900 } } });
+    // and the crash snapshot of session 1 says all of it
+    const snap = linkAgentSession(next(s), s3, { judgeCutOff: true, start: true, git }).cut_off_snapshot;
+    expect(snap).toMatchObject({ session_number: 1, usage: { tokens_used: 2_900, llm_calls: 4 } });
+  });
+
+  it('counts a reading on the open session when no session follows the agent session it came from', () => {
+    const d = next(cut(true));
+    recordUsage(d, reading(700, 1, 30_000), 'transcript:s9:s9.jsonl');
+    recordUsage(d, reading(300, 1, 35_000), 'exec-1');
+    recordUsage(d, reading(200, 1, 36_000), 'transcript:s2:s2.jsonl');
+    expect(d.state.sessions.map((x) => x.usage?.tokens_used ?? 0)).toEqual([1_500, 1_200]);
+    expect(d.state.usage).toMatchObject({ tokens_used: 1_200, llm_calls: 3, context_tokens: 36_000 });
+    expect(d.state.usage_total?.tokens_used).toBe(2_700);
+  });
+
+  it("counts a resumed conversation's transcript, named after its new session id, on the session that follows it", () => {
+    const d = next(cut(true));
+    // `claude --resume s1` went on as s2, in s2.jsonl, which starts with copies of s1's lines (s1 wrote its first)
+    recordUsage(d, reading(2_000, 3, 45_000), 'transcript:s1:s2.jsonl');
+    expect(d.state.sessions.map((x) => x.usage?.tokens_used ?? 0)).toEqual([1_500, 2_000]);
+    expect(d.state.usage).toMatchObject({ tokens_used: 2_000, context_tokens: 45_000 });
+  });
+
+  it('counts a reading on the last of the sessions that follow its agent session (one after a compaction)', () => {
+    const d = fresh();
+    linkAgentSession(d, s1, { judgeCutOff: true, start: true });
+    const other = next(d.state);
+    linkAgentSession(other, s2, { judgeCutOff: false, start: true, elsewhere: true });
+    const back = next(other.state);
+    linkAgentSession(back, s1, { judgeCutOff: false, start: true, elsewhere: true });
+    recordUsage(back, reading(900, 1, 50_000), 'transcript:s1:s1.jsonl');
+    expect(back.state.sessions.map((x) => [x.number, x.usage?.tokens_used ?? 0])).toEqual([
+      [1, 0],
+      [2, 0],
+      [3, 900],
+    ]);
+    expect(back.state.usage).toMatchObject({ tokens_used: 900, context_tokens: 50_000 });
+  });
 });
 
 describe("the end of the agent's turn", () => {

@@ -3,6 +3,7 @@ import type { BatonEvent } from '../schemas/events.js';
 import type { WorkflowState } from '../schemas/state.js';
 import { projectRuntime } from '../runtime-fold.js';
 import { currentSession, findError, importMark } from './evolve.js';
+import { usageSessionIndex } from './usage.js';
 
 /** The record rows one event writes, computed from the state after it. */
 export function project(s: WorkflowState, e: BatonEvent): RecordRow[] {
@@ -38,8 +39,13 @@ export function project(s: WorkflowState, e: BatonEvent): RecordRow[] {
       return [row('test_run', `${e.seq}`, e.data.test_state)];
     case 'summary.recorded':
       return [row('summary', e.data.summary.id, e.data.summary)];
-    case 'usage.recorded':
-      return [row('usage', `${e.seq}`, e.data.usage)];
+    case 'usage.recorded': {
+      // a reading of an earlier session (its transcript read late) changes that session's record, written already
+      const at = usageSessionIndex(s, e.data.source);
+      const of = at >= 0 && at < s.sessions.length - 1 ? s.sessions[at] : undefined;
+      const earlier = of ? [row('session', String(of.number), of, of.started_at)] : [];
+      return [row('usage', `${e.seq}`, e.data.usage), ...earlier];
+    }
     case 'snapshot.taken':
       return [row('snapshot', e.data.snapshot.id, e.data.snapshot)];
     case 'checkpoint.created':

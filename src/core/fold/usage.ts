@@ -2,6 +2,7 @@ import { contextUtilization } from '../capacity.js';
 import type { EventOf } from '../schemas/events.js';
 import { emptyTotals, emptyUsage, type UsageMetrics, type UsageTotals } from '../schemas/records.js';
 import type { WorkflowState } from '../schemas/state.js';
+import { writtenBy } from '../transcript-key.js';
 
 /** How many sources' latest readings the state keeps to turn the next reading of each into an increment. */
 export const USAGE_SOURCE_LIMIT = 16;
@@ -69,9 +70,35 @@ export function addUsage(t: UsageTotals, inc: Counters): UsageTotals {
   return out;
 }
 
+const TRANSCRIPT = 'transcript:';
+
 /**
- * The fold of `usage.recorded`: the session's and the workflow's totals grow by the reading's increment; the
- * current context (size, window, utilisation, what remains) is the latest reading's, kept apart from the totals.
+ * The index in `s.sessions` of the Baton session a reading is of: the last one that follows the agent session whose
+ * transcript it was read from (`transcript:<key>`), since a transcript may be read late, after another conversation's
+ * session began (a conversation cut off beside it) or by an import afterwards; else the open session. -1: none.
+ *
+ * The agent session is the one a Claude Code transcript is named after (`<session id>.jsonl`), else the one that wrote
+ * its first line (the key's start: a sub-agent's transcript, a Codex rollout): a conversation resumed under a new
+ * session id starts its own file with copies of the old one's lines.
+ */
+export function usageSessionIndex(s: WorkflowState, source: string | undefined): number {
+  const open = s.sessions.length - 1;
+  if (!source?.startsWith(TRANSCRIPT)) return open;
+  const key = source.slice(TRANSCRIPT.length);
+  const named = key.slice(key.lastIndexOf(':') + 1).replace(/\.jsonl$/, '');
+  const last = (is: (id: string) => boolean) =>
+    s.sessions.findLastIndex((x) => x.agent?.session_id !== undefined && is(x.agent.session_id));
+  const byName = last((id) => id === named);
+  if (byName >= 0) return byName;
+  const byWriter = last((id) => key === id || writtenBy(key, id));
+  return byWriter >= 0 ? byWriter : open;
+}
+
+/**
+ * The fold of `usage.recorded`: the workflow's totals, and those of the session the reading is of
+ * (`usageSessionIndex`), grow by the reading's increment. A reading of the open session also moves `s.usage`, its
+ * totals and the current context (size, window, utilisation, what remains: the latest reading's); one of an earlier
+ * session (its transcript read late) leaves them be, as they are the open session's.
  */
 export function foldUsage(s: WorkflowState, e: EventOf<'usage.recorded'>): WorkflowState {
   const r = e.data.usage;
@@ -83,6 +110,19 @@ export function foldUsage(s: WorkflowState, e: EventOf<'usage.recorded'>): Workf
       -USAGE_SOURCE_LIMIT,
     ),
   );
+  const at = usageSessionIndex(s, e.data.source);
+  if (at >= 0 && at < s.sessions.length - 1) {
+    const of = s.sessions[at]!;
+    return {
+      ...s,
+      counts: { ...s.counts, usage: s.counts.usage + 1 },
+      usage_total: addUsage(s.usage_total ?? emptyTotals(), inc),
+      usage_sources: nextSources,
+      sessions: s.sessions.map((x, i) =>
+        i === at ? { ...of, usage: addUsage(of.usage ?? emptyTotals(), inc) } : x,
+      ),
+    };
+  }
   const cur = s.usage;
   const window = r.context_window ?? cur.context_window;
   // The gauge: the context size the reading reports (null: it does not know, the last one stands). A reading
