@@ -268,6 +268,58 @@ describe('a conversation at work, told from one cut off', () => {
     expect(shown.stdout).toMatch(/^usage: 1,500 tokens \(output 300\), 1 call\b/m);
   });
 
+  it('the usage of a session cut off, read from its transcript after another conversation started, is its own', async () => {
+    const { repo, env, hook } = workspace();
+    const sid = 'late-cut-0001';
+    const one = join(tempDir('baton-transcript-'), `${sid}.jsonl`);
+    const call = (id: string, input_tokens: number, output_tokens: number) =>
+      line(sid, 'assistant', {
+        id,
+        role: 'assistant',
+        model: 'claude-sonnet-4-5',
+        usage: { input_tokens, output_tokens, cache_read_input_tokens: 0 },
+        content: [{ type: 'tool_use', id: `toolu-${id}`, name: 'Bash', input: { command: 'npm test' } }],
+      });
+    writeFileSync(
+      one,
+      `${[line(sid, 'user', { role: 'user', content: 'run the tests and fix what fails' }), call('m1', 1200, 300)].join('\n')}\n`,
+    );
+    await hook('SessionStart', { session_id: sid, source: 'startup', transcript_path: one });
+    await hook('UserPromptSubmit', {
+      session_id: sid,
+      transcript_path: one,
+      prompt: 'run the tests and fix what fails',
+    });
+    // another conversation opens beside it (session 2); session 1 calls the model once more, then dies mid-turn
+    await hook('SessionStart', { session_id: 'late-cut-0002', source: 'startup' });
+    appendFileSync(
+      one,
+      `${line(sid, 'user', { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu-m1', content: 'ok' }] })}\n${call('m2', 2000, 500)}\n`,
+    );
+    const past = new Date(Date.now() - 5 * 60_000);
+    utimesSync(one, past, past);
+    const third = await hook('SessionStart', { session_id: 'late-cut-0003', source: 'startup' });
+    expect(told(third.stdout)).toMatch(
+      /session 1 \(Claude Code session late-cut-0001\) stopped in the middle of its turn/,
+    );
+    const status = (await runCli(['status', '--json'], { cwd: repo, env })).json<Json>();
+    const by = (status.usage_by_session as Json[]).map((x) => [x.session_number, x.usage?.tokens_used ?? 0]);
+    // both calls are session 1's; the workflow's total holds them once
+    expect(by).toEqual([
+      [1, 4_000],
+      [2, 0],
+      [3, 0],
+    ]);
+    expect(status.usage.tokens_used).toBe(4_000);
+    const snaps = (await runCli(['snapshots', '--json'], { cwd: repo, env })).json<Json>()
+      .snapshots as Json[];
+    const crash = snaps.filter((x) => x.trigger === 'crash');
+    expect(crash.length).toBe(1);
+    const shown = await runCli(['snapshot', crash[0]!.id], { cwd: repo, env });
+    expect(shown.stdout).toMatch(/: session 1, trigger crash,/);
+    expect(shown.stdout).toMatch(/^usage: 4,000 tokens \(output 800\), 2 calls\b/m);
+  });
+
   it.runIf(process.platform === 'linux')(
     "looks at the agent's process: running, the conversation is at work; gone, it was cut off",
     async () => {
