@@ -7,6 +7,7 @@ import { agentProcess, isRunning, sameProcess, type AgentProcess } from './agent
 import type { TranscriptSource } from '../transcripts/transcript-import.js';
 import { sessionIdFromTranscript } from './hook-payload.js';
 import { isSubAgentFile } from './sub-agent-call.js';
+import { importCaveats } from './import-caveats.js';
 import type { StatusView } from '../../service/index.js';
 
 /** The agent that writes each transcript format (an import names its source). */
@@ -329,9 +330,11 @@ async function readOn(
       });
     // what an agent writes between turns (Codex's turn bookkeeping, a resumed conversation's header) is no entry
     notes.push(
-      r.new_entries
-        ? `read ${r.new_entries} ${r.new_entries === 1 ? 'entry' : 'entries'} that ${k.path} gained since its last import`
-        : `nothing new in ${k.path} since its last import (${grown} bytes written, no entry)`,
+      `${
+        r.new_entries
+          ? `read ${r.new_entries} ${r.new_entries === 1 ? 'entry' : 'entries'} that ${k.path} gained since its last import`
+          : `nothing new in ${k.path} since its last import (${grown} bytes written, no entry)`
+      }${importCaveats(r)}`,
     );
     return { entries: r.new_entries, interrupted: r.stopped_by_user, limited: !!r.stopped_on_limit };
   } catch (e) {

@@ -3,6 +3,7 @@ import type { BatonClient, Ref } from '../../client/baton-client.js';
 import { counted } from '../../core/index.js';
 import { CATCH_UP_MAX_BYTES } from './catch-up.js';
 import { fileSlice } from './file-slice.js';
+import { importCaveats } from './import-caveats.js';
 import { followedTranscripts } from './unread-transcripts.js';
 
 const sizeOf = (path: string) => {
@@ -49,10 +50,12 @@ export async function catchUpFollowed(client: BatonClient, ref: Ref, home: strin
       // the importer and its rules load only when a transcript is read (`baton status` and `pause` seldom need them)
       const { importTranscriptFile } = await import('../transcripts/import-file.js');
       const r = await importTranscriptFile(client, { workflowId: status.workflow.id }, path, source);
+      const caveats = importCaveats(r);
       if (r.new_entries)
         said.push(
-          `read ${counted(r.new_entries, 'new transcript entry', 'new transcript entries')} of ${path}`,
+          `read ${counted(r.new_entries, 'new transcript entry', 'new transcript entries')} of ${path}${caveats}`,
         );
+      else if (caveats) said.push(`nothing new read of ${path}${caveats}`);
     } catch (e) {
       said.push(`could not read ${path}: ${(e as Error).message}`);
     }

@@ -19,6 +19,7 @@ import { clip } from '../../core/clip.js';
 import { COMPACTION_REASON } from '../../core/compaction.js';
 import { errorLine } from '../../core/errors.js';
 import { subAgentFiles } from './sub-agent-call.js';
+import { importCaveats } from './import-caveats.js';
 import { isNotice } from '../../agents/agent-summaries.js';
 import {
   detectUsageLimit,
@@ -180,16 +181,13 @@ async function importNew(
         .filter(Boolean)
         .join(', ')}`
     : '';
-  const warned = r.warnings.length ? `; ${r.warnings.join('; ')}` : '';
-  const bad = r.skipped[0]
-    ? `; ${counted(r.skipped.length, 'line')} of the transcript skipped, not read (line ${r.skipped[0].line}: ${r.skipped[0].reason}${r.skipped.length > 1 ? '; `baton import` on the file lists them all' : ''})`
-    : '';
+  const caveats = importCaveats(r);
   const paused = t.paused_snapshot_id ? `; paused at the boundary (snapshot ${t.paused_snapshot_id})` : '';
   return {
     note: `${
       r.new_entries
-        ? `imported ${counted(r.new_entries, 'new transcript entry', 'new transcript entries')} (${counted(r.records.decisions, 'decision')}, ${counted(r.records.errors, 'error')})${tasks}${bad}${warned}${paused}`
-        : `nothing new in the transcript${tasks}${bad}${warned}${paused}`
+        ? `imported ${counted(r.new_entries, 'new transcript entry', 'new transcript entries')} (${counted(r.records.decisions, 'decision')}, ${counted(r.records.errors, 'error')})${tasks}${caveats}${paused}`
+        : `nothing new in the transcript${tasks}${caveats}${paused}`
     }${worked}`,
     transcript: { path, bytes: r.bytes, workflow_id: workflowId, source: ctx.agent },
     failed: false,

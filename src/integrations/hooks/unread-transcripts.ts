@@ -7,6 +7,7 @@ import { ACTIVE_WITHIN_MS, CATCH_UP_MAX_BYTES, sourceOf } from './catch-up.js';
 import { hookLogPath, readHookLog, updateHookLog, type TranscriptSeen } from './hook-log.js';
 import { isRunning } from './agent-process.js';
 import { isSubAgentFile } from './sub-agent-call.js';
+import { importCaveats } from './import-caveats.js';
 
 /** What a command needs of a workflow's status to find the transcripts it follows. */
 export interface FollowedStatus {
@@ -264,9 +265,11 @@ export async function readUnread(
       const r = await importTranscriptFile(client, { workflowId: u.workflow_id }, u.path, u.agent);
       const unkept = r.new_entries === 0 ? keepReadMark(status, home, u.path, r.read.to_byte) : null;
       said.push(
-        r.new_entries
-          ? `read ${counted(r.new_entries, 'entry', 'entries')} that ${u.path} gained since Baton last read it`
-          : `nothing new in ${u.path} since Baton last read it (${sizeText(u.grown_bytes)} written, no entry)`,
+        `${
+          r.new_entries
+            ? `read ${counted(r.new_entries, 'entry', 'entries')} that ${u.path} gained since Baton last read it`
+            : `nothing new in ${u.path} since Baton last read it (${sizeText(u.grown_bytes)} written, no entry)`
+        }${importCaveats(r)}`,
         ...(unkept ? [unkept] : []),
       );
     } catch (e) {
