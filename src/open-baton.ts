@@ -40,6 +40,10 @@ export interface LocalServiceScope {
   storeAnswerWithinMs?: number;
 }
 
+/** A run folder left behind the database, and what becomes of it: the database is whole, the next write tries again. */
+const cannotWrite = (id: string, error: string) =>
+  `baton: warning: cannot write the run folder of ${id}: ${error} (the database holds all of it; each later commit or command tries again; \`--mirror off\` writes no run folder)`;
+
 /**
  * The service on the local store with every adapter (git, the tokenizer, the task logs of `baton run`) and the
  * run-folder mirror, which first catches up the folders that lag the database. The one recipe of the CLI (`baton
@@ -91,6 +95,7 @@ export async function openLocalService(
     now: service.options.now,
     // recovery.json recommends what `baton recover` does: the service's plan, git's facts included
     recoveryPlan: (s) => service.recoveryPlan(s),
+    failed: (id, error) => warn(cannotWrite(id, error)),
   });
   mirror.attach(service.runner);
   const report = await mirror.catchUp(
@@ -104,8 +109,7 @@ export async function openLocalService(
     warn(
       `baton: warning: repaired the run folder of ${r.workflow_id} from the database (${r.damage.join('; ')})`,
     );
-  for (const f of report.failed)
-    warn(`baton: warning: cannot write the run folder of ${f.workflow_id}: ${f.error}`);
+  for (const f of report.failed) warn(cannotWrite(f.workflow_id, f.error));
   return { service, mirror };
 }
 

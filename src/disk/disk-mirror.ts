@@ -37,6 +37,11 @@ export interface MirrorOptions {
    * no service) the file holds the core's plan from the state alone.
    */
   recoveryPlan?: (s: WorkflowState) => Promise<RecoveryPlan>;
+  /**
+   * A write after a commit that failed (the folder stays behind the database): said where a person looks, as the
+   * start's catch-up says its own failures, once while it stays the same for the workflow.
+   */
+  failed?: (workflowId: string, error: string) => void;
 }
 
 export type SyncOutcome = 'written' | 'repaired' | 'up_to_date' | 'behind' | 'skipped';
@@ -112,10 +117,22 @@ export class DiskMirror {
       this.pending.delete(state.id);
       try {
         await this.sync(state);
-      } catch {
-        // The folder stays behind the database; the next sync or start catches it up.
+        this.lastFailure.delete(state.id);
+      } catch (e) {
+        // The folder stays behind the database; the next sync or start catches it up. Said: a process that lasts (a
+        // server, a run) would else write none of it again without a word, and a command's own commit goes unsaid.
+        this.fail(state.id, (e as Error).message);
       }
     }
+  }
+
+  /** Each workflow's last failure said: the same one again (every commit of a server) is not repeated. */
+  private readonly lastFailure = new Map<string, string>();
+
+  private fail(workflowId: string, error: string): void {
+    if (this.lastFailure.get(workflowId) === error) return;
+    this.lastFailure.set(workflowId, error);
+    this.options.failed?.(workflowId, error);
   }
 
   /** Waits until every queued workflow is mirrored (before a process exits). */
@@ -351,6 +368,7 @@ export class DiskMirror {
     for (const s of mine) {
       try {
         const outcome = await this.sync(s);
+        this.lastFailure.delete(s.id);
         if (outcome === 'written') report.written.push(s.id);
         if (outcome === 'repaired')
           report.repaired.push({ workflow_id: s.id, damage: this.repaired.get(s.id) ?? [] });
@@ -365,7 +383,10 @@ export class DiskMirror {
           });
         }
       } catch (e) {
-        report.failed.push({ workflow_id: s.id, error: (e as Error).message });
+        const error = (e as Error).message;
+        report.failed.push({ workflow_id: s.id, error });
+        // reported by the caller: the same failure after a commit is not said again
+        this.lastFailure.set(s.id, error);
       }
     }
     return report;
