@@ -10,7 +10,7 @@ import {
   lastMessageKey,
   missedBriefing,
   lastWentUnanswered,
-  readHookLog,
+  readHookLogOrWhy,
   updateHookLog,
   type HookLog,
   type HookOutcome,
@@ -121,7 +121,11 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
   if (payload) payload.cwd = folder.dir;
   const cwd = folder.dir;
   const logPath = hookLogPath(home, worktree ?? resolve(cwd));
-  const log = readHookLog(logPath, worktree ?? resolve(cwd));
+  const { log, unreadable } = readHookLogOrWhy(logPath, worktree ?? resolve(cwd));
+  // a log that could not be read is written anew by this hook: what it held (earlier hooks' results) is gone, said
+  const replaced = unreadable
+    ? `; the hook log ${logPath} could not be read (${unreadable}): written anew, without what it held`
+    : '';
   const event = hookEventNamed(args.event ?? payload?.hook_event_name ?? '');
   const agent: HookAgent = payload
     ? detectAgent(payload, args.agent)
@@ -135,9 +139,10 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
   const outage = log.outages?.[agent] ?? null;
   let done = false;
 
-  const finish = (r: Finished): number => {
+  const finish = (finished: Finished): number => {
     if (done) return 0;
     done = true;
+    const r = replaced ? { ...finished, note: `${finished.note}${replaced}` } : finished;
     if (r.unlogged) {
       io.err(`baton: ${event || 'hook'}: ${r.note}`);
       return 0;

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { BatonError, counted, invalidInput, isTerminal, SET_IDENTITY } from '../../core/index.js';
 import * as git from '../../git/git.js';
-import { hookLogPath, readHookLog } from '../../integrations/hooks/hook-log.js';
+import { hookLogPath, readHookLogOrWhy } from '../../integrations/hooks/hook-log.js';
 import {
   agentFiles,
   detectAgents,
@@ -367,7 +367,8 @@ export function registerInitCommands(program: Command, rt: Runtime) {
       const settings = rt.settings(g);
       const start = await git.gitStart(rt.cwd);
       const root = await git.resolveWorktree(rt.cwd);
-      const log = readHookLog(hookLogPath(settings.home, root), root);
+      const logPath = hookLogPath(settings.home, root);
+      const { log, unreadable } = readHookLogOrWhy(logPath, root);
       const inUse = detectAgents(root, rt.env);
       const found = diagnose(
         root,
@@ -383,6 +384,11 @@ export function registerInitCommands(program: Command, rt: Runtime) {
         settingReader({ database: g.database, server: g.server }, rt.env, settings),
         settings.home,
       );
+      // read as empty, the log would say no hook ran: what the hooks did here is unknown, and why is said
+      if (unreadable)
+        found.problems.push(
+          `cannot read the hook log ${logPath} (${unreadable}), so what the hooks here last did is unknown: the next hook writes it anew if it can (remove it to start afresh now; one another user owns, as after a \`sudo\`, give back with \`chown\`)`,
+        );
       // a team store this shell alone names: the agent's hooks may be writing elsewhere (said where they are wired)
       const warning = hooksStoreWarning(store, settings.home);
       if (warning && found.agents.some(isWired)) found.notes.push(warning);
@@ -497,7 +503,13 @@ export function registerInitCommands(program: Command, rt: Runtime) {
         );
         for (const w of workflows ?? [])
           out.push(`workflow ${w.id}  ${w.status}  "${w.title}"  ${counted(w.session_count, 'session')}`);
-        out.push(lastHooks.length ? 'Last hooks:' : 'No hook has run here yet.');
+        out.push(
+          lastHooks.length
+            ? 'Last hooks:'
+            : unreadable
+              ? 'Last hooks: unknown (the problem below says why)'
+              : 'No hook has run here yet.',
+        );
         for (const r of lastHooks)
           out.push(
             `  ${agentLabel(r.agent).padEnd(11)} ${r.event.padEnd(17)} ${r.at}  ${r.outcome.padEnd(8)} ${r.ms} ms  ${r.note}`,

@@ -182,21 +182,48 @@ export function hookLogPath(home: string, worktree: string): string {
 }
 
 export function readHookLog(path: string, worktree: string): HookLog {
+  return readHookLogOrWhy(path, worktree).log;
+}
+
+/**
+ * The hook log, and why the file there could not be read when it could not (null when it was read, or there is none):
+ * a log missing or unreadable starts afresh (it is a cache and a report, never the truth), but `baton doctor` would
+ * then say no hook ran, and the hook that writes it anew drops what it held: both say it.
+ */
+export function readHookLogOrWhy(
+  path: string,
+  worktree: string,
+): { log: HookLog; unreadable: string | null } {
+  const fresh: HookLog = { version: 1, worktree, events: {}, transcripts: {} };
+  let text: string;
   try {
-    const raw = JSON.parse(readFileSync(path, 'utf8')) as Partial<HookLog>;
-    if (raw && typeof raw === 'object' && raw.version === 1)
-      return {
-        version: 1,
-        worktree: typeof raw.worktree === 'string' ? raw.worktree : worktree,
-        events: recordsOf(raw.events),
-        transcripts: raw.transcripts && typeof raw.transcripts === 'object' ? raw.transcripts : {},
-        ...(typeof raw.undone_at === 'string' ? { undone_at: raw.undone_at } : {}),
-        ...(raw.outages && typeof raw.outages === 'object' ? { outages: raw.outages } : {}),
-      };
-  } catch {
-    // missing or unreadable: start afresh (it is a cache and a report, never the truth)
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return { log: fresh, unreadable: code === 'ENOENT' ? null : (e as Error).message };
   }
-  return { version: 1, worktree, events: {}, transcripts: {} };
+  let raw: Partial<HookLog>;
+  try {
+    raw = JSON.parse(text) as Partial<HookLog>;
+  } catch (e) {
+    return { log: fresh, unreadable: `it is not JSON: ${(e as Error).message}` };
+  }
+  if (!raw || typeof raw !== 'object' || raw.version !== 1)
+    return {
+      log: fresh,
+      unreadable: `it is not a hook log this Baton writes (version ${String(raw?.version)})`,
+    };
+  return {
+    log: {
+      version: 1,
+      worktree: typeof raw.worktree === 'string' ? raw.worktree : worktree,
+      events: recordsOf(raw.events),
+      transcripts: raw.transcripts && typeof raw.transcripts === 'object' ? raw.transcripts : {},
+      ...(typeof raw.undone_at === 'string' ? { undone_at: raw.undone_at } : {}),
+      ...(raw.outages && typeof raw.outages === 'object' ? { outages: raw.outages } : {}),
+    },
+    unreadable: null,
+  };
 }
 
 export function writeHookLog(path: string, log: HookLog): void {
