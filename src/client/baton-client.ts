@@ -82,6 +82,8 @@ export interface PauseResult {
   /** The reason this call gave that was not recorded (`already_requested` with a different reason). */
   ignored_reason: string | null;
   warning: string | null;
+  /** The agent whose hooks follow the workflow (`followingAgent`: its name), null when none: the person goes on there. */
+  following_agent: string | null;
 }
 
 /** A task moved (start, done, fail, block, unblock, skip): the workflow's new status and the task. */

@@ -8,6 +8,7 @@ import {
   submitWork,
 } from '../service/index.js';
 import { snapshotShown } from '../core/index.js';
+import { followingAgent } from '../core/agent-turn.js';
 import type { BatonClient, Channel, RecordInput, RecordResult, Ref, TaskAction } from './baton-client.js';
 import { workflowView } from './views.js';
 
@@ -168,6 +169,7 @@ export class LocalClient implements BatonClient {
       },
       ignored_reason: pending?.ignored_reason ?? null,
       warning: result.outcome === 'paused' ? result.warning : null,
+      following_agent: followingAgent(state)?.name ?? null,
     };
   }
 

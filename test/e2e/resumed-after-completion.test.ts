@@ -36,7 +36,7 @@ function quit(path: string) {
 
 describe('a Codex conversation resumed after its workflow was completed', () => {
   it('gets a workflow of its own that reads only what it wrote since', async () => {
-    const { repo, baton, status, listed } = workspace();
+    const { repo, home, baton, status, listed } = workspace();
     expect((await baton(['init', '--agent', 'codex'])).code).toBe(0);
     const a = codexConversation(repo, baton, '019e1625-789d-76c0-80ab-3724b5ddb799');
     a.start();
@@ -148,6 +148,17 @@ describe('a Codex conversation resumed after its workflow was completed', () => 
     expect(ambiguous.stderr).toContain(
       `${other}  in_progress rename the uploader module  (follows Codex session 019e1625-0000-76c0-80ab-3724b5ddb700, last active `,
     );
+    // paused (over a server too), it goes on most likely in Codex, whose conversation it follows: said first
+    const server = await startServerProcess(home);
+    try {
+      const paused = await baton(['pause', '--force', '-w', third], undefined, { BATON_URL: server.url });
+      expect(paused.code, `${paused.stderr}\n${server.report()}`).toBe(0);
+      const goOn = `to go on: open Codex here and send your next prompt (the hooks resume ${third}), or \`baton run -w ${third}\` (Baton runs the agent)`;
+      expect(paused.stdout).toContain(goOn);
+      expect((await baton(['status', '-w', third])).stdout).toContain(goOn);
+    } finally {
+      await server.stop();
+    }
   });
 });
 
@@ -465,6 +476,10 @@ describe('an old conversation resumed while a new one works in the same worktree
     const paused = await baton(['pause', '--reason', 'end of day']);
     expect(paused.code, paused.stderr).toBe(0);
     expect(paused.stderr).toMatch(note);
+    // and goes on most likely in the agent whose conversation it follows: said first, then `baton run`
+    const goOn = `to go on: open Claude Code here and send your next prompt (the hooks resume ${resumed}), or \`baton run -w ${resumed}\` (Baton runs the agent)`;
+    expect(paused.stdout).toContain(goOn);
+    expect((await baton(['status', '-w', resumed])).stdout).toContain(goOn);
     expect((await status(resumed)).workflow.status).toBe('paused');
     expect((await status(other)).workflow.status).toBe('in_progress');
     // named with -w, nothing else is said

@@ -99,6 +99,8 @@ type Status = {
   work_over: string | null;
   turn_under_way: boolean;
   pause_waits_for: PauseWaits | null;
+  /** The agent whose hooks follow it: how it goes on is said with it first. Absent from an older server. */
+  following_agent?: string | null;
   /** The worktree's other incomplete workflows, when this one was taken for its conversation being at work last. */
   also_open?: AlsoOpen[];
   completes_at_next_start: string | null;
@@ -333,7 +335,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
                 [
                   s.queue
                     ? 'to go on: it is queued, so a worker takes it over and resumes it'
-                    : goOnLine(s.workflow.id),
+                    : goOnLine(s.workflow.id, s.following_agent ?? null),
                 ]
               : []),
             // queued for the workers: whether one runs it, can take it, or nothing can (and what would)

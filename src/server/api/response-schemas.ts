@@ -458,6 +458,8 @@ export const PauseResult = z
     /** The reason this call gave that was not recorded (`already_requested` with a different reason). */
     ignored_reason: z.string().nullable(),
     warning: z.string().nullable(),
+    /** The agent whose hooks follow the workflow (its name), null when none: the person goes on in that agent. */
+    following_agent: z.string().nullable(),
   })
   .openapi('PauseResult');
 
