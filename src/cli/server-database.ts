@@ -1,12 +1,13 @@
 import type { Settings } from '../config/settings.js';
 import { invalidInput, type WorkflowState } from '../core/index.js';
 import { serverClient } from '../open-baton.js';
-import type { BatonService } from '../service/index.js';
+import { askWhichRun, type BatonService } from '../service/index.js';
 import type { Runtime } from './runtime.js';
-import { sayAlsoOpen } from './taken-workflow.js';
 
 /**
- * The workflow `baton run` drives. It drives on a database itself (the lease, the executors, the event log), never
+ * The workflow `baton run` drives. Without -w, among several conversations' workflows of the worktree it asks which
+ * (`askWhichRun`, as `baton resume` does): starting an agent on the one whose conversation was at work last is a guess.
+ * It drives on a database itself (the lease, the executors, the event log), never
  * through a server; with a server named (`--server`, BATON_URL), where every other command goes, the workflow is the
  * one that server shows, and it must be in this database too: else this database is not the server's, which is said
  * before any agent starts (never a "no workflow" that `baton list` contradicts, nor another workflow run).
@@ -20,14 +21,10 @@ export async function workflowToDrive(
 ): Promise<WorkflowState> {
   const client = serverClient(settings, rt.env, rt.cwd, server);
   if (!client) {
-    // taken among several for its conversation being at work last: the others are said, as every command says them
-    const { state, also_open } = await service.resolveAmong(rt.ref(workflow));
-    sayAlsoOpen(rt, also_open);
-    return state;
+    return (await service.resolveAmong(rt.ref(workflow), askWhichRun)).state;
   }
   try {
-    const { workflow: shown, also_open } = await client.taken(rt.ref(workflow));
-    sayAlsoOpen(rt, also_open);
+    const { workflow: shown } = await client.taken(rt.ref(workflow), { ask: true });
     if (await service.store.loadState(shown.id)) return await service.resolve({ workflowId: shown.id });
     throw invalidInput(
       `${shown.id} is on the server ${client.base}, but not in the database \`baton run\` opens (${service.store.location}): \`baton run\` drives its agent on a database itself, not through the server. Run it with the server's database (\`--database\` or BATON_DATABASE_URL; \`baton serve\` prints it as \`store\` when it starts), or on the server's machine with its BATON_HOME`,

@@ -128,9 +128,10 @@ export interface BatonClient {
   /**
    * `get`, with the worktree's other incomplete workflows when the one a reference without an id took was told apart
    * from them only by its conversation being at work last (`also_open`, empty otherwise): what a person's command
-   * says beside it.
+   * says beside it. `ask`: among several conversations' workflows it asks which instead (the Resume Protocol's "ask
+   * which run to resume"), for a command that starts or queues an agent run on it (`baton run`, `baton submit`).
    */
-  taken(ref: Ref): Promise<{ workflow: WorkflowView; also_open: AlsoOpen[] }>;
+  taken(ref: Ref, opts?: { ask?: boolean }): Promise<{ workflow: WorkflowView; also_open: AlsoOpen[] }>;
   status(ref: Ref): Promise<StatusView>;
   task(ref: Ref, action: TaskAction, taskId: string, note?: string | null): Promise<TaskResult>;
   /** Adds a task to the plan (`task.added`). */

@@ -186,10 +186,10 @@ export class HttpClient implements BatonClient {
     return (await this.call<{ workflow: WorkflowView }>('GET', this.wf(ref), undefined, ref)).workflow;
   }
 
-  async taken(ref: Ref) {
+  async taken(ref: Ref, opts: { ask?: boolean } = {}) {
     const out = await this.call<{ workflow: WorkflowView; also_open?: AlsoOpen[] }>(
       'GET',
-      this.wf(ref),
+      `${this.wf(ref)}${opts.ask ? '?ask=true' : ''}`,
       undefined,
       ref,
     );

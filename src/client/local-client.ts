@@ -1,5 +1,6 @@
 import type { BatonService, ImportMarker, StatusView, SubmitRequest } from '../service/index.js';
 import {
+  askWhichRun,
   cleanup,
   isLiveSnapshotId,
   listWork,
@@ -35,8 +36,8 @@ export class LocalClient implements BatonClient {
     return workflowView(await this.service.resolve(this.ref(ref)));
   }
 
-  async taken(ref: Ref) {
-    const { state, also_open } = await this.service.resolveAmong(this.ref(ref));
+  async taken(ref: Ref, opts: { ask?: boolean } = {}) {
+    const { state, also_open } = await this.service.resolveAmong(this.ref(ref), opts.ask ? askWhichRun : {});
     return { workflow: workflowView(state), also_open };
   }
 

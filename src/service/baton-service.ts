@@ -165,8 +165,8 @@ export class BatonService {
    * `resolve`, with the worktree's other incomplete workflows when the one taken was told apart from them by its
    * conversation being at work last: what reads the workflow for a person (`baton status`) says them beside it.
    */
-  resolveAmong(ref: WorkflowRef): Promise<Resolved> {
-    return this.read(ref, true);
+  resolveAmong(ref: WorkflowRef, opts: ResolveOptions = {}): Promise<Resolved> {
+    return this.read(ref, true, opts);
   }
 
   private async read(ref: WorkflowRef, forceOverdue: boolean, opts: ResolveOptions = {}): Promise<Resolved> {

@@ -9,7 +9,7 @@ import {
 import type { Store } from '../storage/store.js';
 import type { QueueEntry, WorkQueue } from '../storage/work-queue.js';
 import type { BatonService } from './baton-service.js';
-import type { WorkflowRef } from './resolve-workflow.js';
+import { askWhichRun, type WorkflowRef } from './resolve-workflow.js';
 
 export type { QueueEntry, SubmitRequest };
 
@@ -26,7 +26,8 @@ export function workQueueOf(service: BatonService): WorkQueue {
 }
 
 /**
- * `baton submit`: queues the workflow to be run by any worker, with its agent profile. A workflow that ended, one a
+ * `baton submit`: queues the workflow to be run by any worker, with its agent profile. Among several conversations'
+ * workflows of a worktree it asks which (`askWhichRun`), as a resume does. A workflow that ended, one a
  * person paused, and one a worker runs now cannot be submitted (each refusal says what to do instead); submitting
  * again replaces the profile, priority and label, and the submission time (its place among work of equal priority),
  * and queues it again if it was done.
@@ -37,7 +38,8 @@ export async function submitWork(
   request: SubmitRequest,
 ): Promise<QueueEntry> {
   const q = workQueueOf(service);
-  const s = await service.resolve(ref);
+  // an agent run queued on a workflow its conversation's recency chose would start a session on a guess: asked instead
+  const s = await service.resolve(ref, askWhichRun);
   if (isTerminal(s.status))
     throw conflict(`workflow ${s.id} is ${s.status}: there is nothing left for a worker to run`, {
       status: s.status,

@@ -469,6 +469,16 @@ describe('an old conversation resumed while a new one works in the same worktree
       expect(done.code, `${done.stderr}\n${server.report()}`).toBe(0);
       expect(done.stderr).toMatch(note);
       expect(done.json<Json>().workflow_id).toBe(resumed);
+      // queueing or starting an agent run asks which, as a resume does (below): its workflow is not guessed
+      for (const args of [
+        ['submit', '--agent', 'claude-code'],
+        ['run', '--agent', 'claude-code'],
+      ]) {
+        const asked = await baton(args, undefined, { BATON_URL: server.url });
+        expect(asked.code, `${args.join(' ')}: ${asked.stderr}\n${server.report()}`).toBe(2);
+        expect(asked.stderr, args.join(' ')).toContain(`2 incomplete workflows in `);
+        expect(asked.stderr, args.join(' ')).toMatch(new RegExp(`^  ${other}  `, 'm'));
+      }
     } finally {
       await server.stop();
     }
@@ -486,6 +496,22 @@ describe('an old conversation resumed while a new one works in the same worktree
     const named = await baton(['snapshots', '-w', other]);
     expect(named.code, named.stderr).toBe(0);
     expect(named.stderr).not.toContain('also open here');
+    // `baton run` and `baton submit` ask which, before any agent starts or anything is queued
+    for (const args of [
+      ['run', '--agent', 'claude-code'],
+      ['submit', '--agent', 'claude-code'],
+    ]) {
+      const asked = await baton(args);
+      expect(asked.code, `${args.join(' ')}: ${asked.stderr}`).toBe(2);
+      expect(asked.stderr, args.join(' ')).toMatch(
+        new RegExp(
+          `^  ${other}  in_progress rename the uploader module  \\(follows Claude Code session `,
+          'm',
+        ),
+      );
+      expect(asked.stderr, args.join(' ')).not.toContain('also open here');
+    }
+    expect((await baton(['queue', '--json'])).json<Json>().entries).toEqual([]);
 
     // a resume asks which: each listed with the conversation it follows and when that was last at work
     const ambiguous = await baton(['resume']);

@@ -60,7 +60,8 @@ export function registerWorkerCommands(program: Command, rt: Runtime) {
       try {
         const num = (v: string | undefined, flag: string) =>
           v === undefined ? null : parseNumber(v, flag, { int: true });
-        const ref = await takenRef(rt, client, o.workflow);
+        // queueing an agent run on a guess is the Resume Protocol's "ask which run": among conversations' workflows
+        const ref = await takenRef(rt, client, o.workflow, { ask: true });
         // A name no worker could run is refused before anything is queued: the profiles a worker reads for it (the
         // workflow's worktree's baton.config.json, else the config of BATON_HOME). A worktree not on this machine
         // (a server's or another's) has its profiles where the workers are: they judge the name.

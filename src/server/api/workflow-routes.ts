@@ -75,14 +75,25 @@ export function registerWorkflowRoutes({ app, client, watch }: RouteDeps) {
       path: '/api/workflows/{id}',
       tags,
       summary: 'one workflow',
-      request: { params: WorkflowParams, ...cwdHeaders },
+      request: {
+        params: WorkflowParams,
+        ...cwdHeaders,
+        query: z.strictObject({
+          ask: z.enum(['true', 'false']).optional().openapi({
+            description:
+              '`true` with `current`: among several workflows that each follow an agent conversation, asks which (`ambiguous`, the candidates listed), as a resume does, instead of taking the one whose conversation was at work last: for what starts or queues an agent run on it (`baton run`, `baton submit`)',
+          }),
+        }),
+      },
       responses: responses(
         z.object({ workflow: WorkflowView, also_open: AlsoOpenList }),
         'the workflow (and the others `current` passed over, as the status names them)',
       ),
     }),
     async (c) => {
-      const { workflow, also_open } = await client.taken(refOf(c, c.req.valid('param').id));
+      const { workflow, also_open } = await client.taken(refOf(c, c.req.valid('param').id), {
+        ask: c.req.valid('query').ask === 'true',
+      });
       return c.json({ workflow, ...(also_open.length ? { also_open } : {}) }, 200);
     },
   );
