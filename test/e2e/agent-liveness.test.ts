@@ -55,6 +55,24 @@ function cutTranscript(sessionId: string, request: string): string {
   return path;
 }
 
+/** One call of the agent to the model (its usage on the line, as Claude Code writes it) that ran a command. */
+const modelCall = (sessionId: string, id: string, input_tokens: number, output_tokens: number) =>
+  line(sessionId, 'assistant', {
+    id,
+    role: 'assistant',
+    model: 'claude-sonnet-4-5',
+    usage: { input_tokens, output_tokens, cache_read_input_tokens: 0 },
+    content: [{ type: 'tool_use', id: `toolu-${id}`, name: 'Bash', input: { command: 'npm test' } }],
+  });
+
+/** A transcript named after its session: the user's request, then one call of 1,500 tokens (300 of output). */
+function calledTranscript(sessionId: string): string {
+  const path = join(tempDir('baton-transcript-'), `${sessionId}.jsonl`);
+  const request = line(sessionId, 'user', { role: 'user', content: 'run the tests and fix what fails' });
+  writeFileSync(path, `${request}\n${modelCall(sessionId, 'm1', 1200, 300)}\n`);
+  return path;
+}
+
 const told = (stdout: string) =>
   stdout.trim() ? ((JSON.parse(stdout) as { systemMessage?: string }).systemMessage ?? '') : '';
 
@@ -184,21 +202,7 @@ describe('a conversation at work, told from one cut off', () => {
     await hook('SessionEnd', { session_id: 'usage-0001', transcript_path: one, reason: 'clear' });
     // session 2 calls the model (its usage in its transcript), then dies in the middle of its turn
     const sid = 'usage-0002';
-    const two = join(tempDir('baton-transcript-'), `${sid}.jsonl`);
-    const usage = { input_tokens: 1200, output_tokens: 300, cache_read_input_tokens: 0 };
-    writeFileSync(
-      two,
-      `${[
-        line(sid, 'user', { role: 'user', content: 'run the tests and fix what fails' }),
-        line(sid, 'assistant', {
-          id: 'm1',
-          role: 'assistant',
-          model: 'claude-sonnet-4-5',
-          usage,
-          content: [{ type: 'tool_use', id: 'toolu-1', name: 'Bash', input: { command: 'npm test' } }],
-        }),
-      ].join('\n')}\n`,
-    );
+    const two = calledTranscript(sid);
     await hook('SessionStart', { session_id: sid, source: 'clear', transcript_path: two });
     await hook('UserPromptSubmit', {
       session_id: sid,
@@ -225,21 +229,7 @@ describe('a conversation at work, told from one cut off', () => {
     const { repo, env, hook } = workspace();
     // session 1 calls the model (its usage in its transcript) and is at work, its transcript written moments ago
     const sid = 'idle-cut-0001';
-    const one = join(tempDir('baton-transcript-'), `${sid}.jsonl`);
-    const usage = { input_tokens: 1200, output_tokens: 300, cache_read_input_tokens: 0 };
-    writeFileSync(
-      one,
-      `${[
-        line(sid, 'user', { role: 'user', content: 'run the tests and fix what fails' }),
-        line(sid, 'assistant', {
-          id: 'm1',
-          role: 'assistant',
-          model: 'claude-sonnet-4-5',
-          usage,
-          content: [{ type: 'tool_use', id: 'toolu-1', name: 'Bash', input: { command: 'npm test' } }],
-        }),
-      ].join('\n')}\n`,
-    );
+    const one = calledTranscript(sid);
     await hook('SessionStart', { session_id: sid, source: 'startup', transcript_path: one });
     await hook('UserPromptSubmit', {
       session_id: sid,
@@ -271,19 +261,7 @@ describe('a conversation at work, told from one cut off', () => {
   it('the usage of a session cut off, read from its transcript after another conversation started, is its own', async () => {
     const { repo, env, hook } = workspace();
     const sid = 'late-cut-0001';
-    const one = join(tempDir('baton-transcript-'), `${sid}.jsonl`);
-    const call = (id: string, input_tokens: number, output_tokens: number) =>
-      line(sid, 'assistant', {
-        id,
-        role: 'assistant',
-        model: 'claude-sonnet-4-5',
-        usage: { input_tokens, output_tokens, cache_read_input_tokens: 0 },
-        content: [{ type: 'tool_use', id: `toolu-${id}`, name: 'Bash', input: { command: 'npm test' } }],
-      });
-    writeFileSync(
-      one,
-      `${[line(sid, 'user', { role: 'user', content: 'run the tests and fix what fails' }), call('m1', 1200, 300)].join('\n')}\n`,
-    );
+    const one = calledTranscript(sid);
     await hook('SessionStart', { session_id: sid, source: 'startup', transcript_path: one });
     await hook('UserPromptSubmit', {
       session_id: sid,
@@ -294,7 +272,7 @@ describe('a conversation at work, told from one cut off', () => {
     await hook('SessionStart', { session_id: 'late-cut-0002', source: 'startup' });
     appendFileSync(
       one,
-      `${line(sid, 'user', { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu-m1', content: 'ok' }] })}\n${call('m2', 2000, 500)}\n`,
+      `${line(sid, 'user', { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu-m1', content: 'ok' }] })}\n${modelCall(sid, 'm2', 2000, 500)}\n`,
     );
     const past = new Date(Date.now() - 5 * 60_000);
     utimesSync(one, past, past);
