@@ -35,6 +35,9 @@ const slow = [
   'test/e2e/store-down-ends.test.ts',
   'test/e2e/hooks-hung-server.test.ts',
   'test/e2e/sqlite-locked.test.ts',
+  // the CLI's core walk-through against a real `baton serve` (about 95 s of file time); npm test walks it through over
+  // the local store, and keeps the server's API suites and the commands other suites run over a server
+  'test/e2e/cli-core-server.test.ts',
 ];
 
 export default defineConfig({
