@@ -7,10 +7,10 @@ import type { Runtime } from './runtime.js';
 /**
  * The workflow `baton run` drives. Without -w, among several conversations' workflows of the worktree it asks which
  * (`askWhichRun`, as `baton resume` does): starting an agent on the one whose conversation was at work last is a guess.
- * It drives on a database itself (the lease, the executors, the event log), never
- * through a server; with a server named (`--server`, BATON_URL), where every other command goes, the workflow is the
- * one that server shows, and it must be in this database too: else this database is not the server's, which is said
- * before any agent starts (never a "no workflow" that `baton list` contradicts, nor another workflow run).
+ * It drives on a database itself (the lease, the executors, the event log), never through a server; with a server
+ * named (`--server`, BATON_URL), where every other command goes, the workflow is the one that server shows, and it must
+ * be in this database too: else this database is not the server's, which is said before any agent starts (never a "no
+ * workflow" that `baton list` contradicts, nor another workflow run).
  */
 export async function workflowToDrive(
   rt: Runtime,
