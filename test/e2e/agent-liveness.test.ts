@@ -73,6 +73,16 @@ function calledTranscript(sessionId: string): string {
   return path;
 }
 
+/** The workflow's one crash snapshot, as `baton snapshot <id>` shows it. */
+async function crashSnapshotShown(repo: string, env: Record<string, string | undefined>) {
+  const snaps = (await runCli(['snapshots', '--json'], { cwd: repo, env })).json<Json>().snapshots as Json[];
+  const crash = snaps.filter((x) => x.trigger === 'crash');
+  expect(crash.length).toBe(1);
+  const shown = await runCli(['snapshot', crash[0]!.id], { cwd: repo, env });
+  expect(shown.code, shown.stderr).toBe(0);
+  return shown;
+}
+
 const told = (stdout: string) =>
   stdout.trim() ? ((JSON.parse(stdout) as { systemMessage?: string }).systemMessage ?? '') : '';
 
@@ -215,12 +225,7 @@ describe('a conversation at work, told from one cut off', () => {
     expect(told(third.stdout)).toMatch(
       /session 2 \(Claude Code session usage-0002\) stopped in the middle of its turn/,
     );
-    const snaps = (await runCli(['snapshots', '--json'], { cwd: repo, env })).json<Json>()
-      .snapshots as Json[];
-    const crash = snaps.filter((x) => x.trigger === 'crash');
-    expect(crash.length).toBe(1);
-    const shown = await runCli(['snapshot', crash[0]!.id], { cwd: repo, env });
-    expect(shown.code, shown.stderr).toBe(0);
+    const shown = await crashSnapshotShown(repo, env);
     expect(shown.stdout).toMatch(/: session 2, trigger crash,/);
     expect(shown.stdout).toMatch(/^usage: 1,500 tokens \(output 300\), 1 call\b/m);
   });
@@ -247,12 +252,7 @@ describe('a conversation at work, told from one cut off', () => {
     expect(told(third.stdout)).toMatch(
       /session 1 \(Claude Code session idle-cut-0001\) stopped in the middle of its turn/,
     );
-    const snaps = (await runCli(['snapshots', '--json'], { cwd: repo, env })).json<Json>()
-      .snapshots as Json[];
-    const crash = snaps.filter((x) => x.trigger === 'crash');
-    expect(crash.length).toBe(1);
-    const shown = await runCli(['snapshot', crash[0]!.id], { cwd: repo, env });
-    expect(shown.code, shown.stderr).toBe(0);
+    const shown = await crashSnapshotShown(repo, env);
     // session 1's number and usage, not the idle session 2's
     expect(shown.stdout).toMatch(/: session 1, trigger crash,/);
     expect(shown.stdout).toMatch(/^usage: 1,500 tokens \(output 300\), 1 call\b/m);
@@ -289,11 +289,7 @@ describe('a conversation at work, told from one cut off', () => {
       [3, 0],
     ]);
     expect(status.usage.tokens_used).toBe(4_000);
-    const snaps = (await runCli(['snapshots', '--json'], { cwd: repo, env })).json<Json>()
-      .snapshots as Json[];
-    const crash = snaps.filter((x) => x.trigger === 'crash');
-    expect(crash.length).toBe(1);
-    const shown = await runCli(['snapshot', crash[0]!.id], { cwd: repo, env });
+    const shown = await crashSnapshotShown(repo, env);
     expect(shown.stdout).toMatch(/: session 1, trigger crash,/);
     expect(shown.stdout).toMatch(/^usage: 4,000 tokens \(output 800\), 2 calls\b/m);
   });
