@@ -499,10 +499,10 @@ export function cliCoreSuite(mode: CliMode): void {
       );
     });
 
-    it('briefs an issue given without an id by its title and text, not led by ": "', async () => {
+    it('briefs an issue given without an id by its title (the argument) and text, not led by ": "', async () => {
       const here = makeRepo();
       const b = (...args: string[]) => runCli(args, { cwd: here, env });
-      const made = await b('create', '--title', 'Fix login', '--issue-description', 'Login fails on Safari.');
+      const made = await b('create', 'Fix login', '--issue-description', 'Login fails on Safari.');
       expect(made.code, made.stderr).toBe(0);
       const briefing = (await b('context')).stdout;
       expect(briefing).toMatch(/^### Goal \(the user\u2019s words\)\nFix login\nLogin fails on Safari\.\n/m);
@@ -512,8 +512,13 @@ export function cliCoreSuite(mode: CliMode): void {
     it('reports usage errors in one line with exit code 2 and no stack', async () => {
       const r = await baton('create', '--task', 'T1:x');
       expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(/--title/);
+      expect(r.stderr).toMatch(/needs a title: baton create "Add login" \(or --title/);
       expect(r.stderr).not.toMatch(/at .*\.js:\d+/);
+      const twice = await baton('create', 'One', '--title', 'Two');
+      expect([twice.code, twice.stderr.trim()]).toEqual([
+        2,
+        'baton: two titles given ("One" and --title "Two"): give one',
+      ]);
       const bad = await baton('record', 'decision', '--type', 'vibes', '--description', 'x', '-w', 'nope');
       expect(bad.code).toBe(2);
       expect(bad.stderr.trim().split('\n')).toHaveLength(1);

@@ -59,15 +59,25 @@ function readTasksFile(path: string) {
   }
 }
 
+/** The title `baton create` was given, as its argument or as --title (one of them, or both the same). */
+function createTitle(named: string | undefined, flag: string | undefined): string {
+  if (named !== undefined && flag !== undefined && named !== flag)
+    throw invalidInput(`two titles given ("${named}" and --title "${flag}"): give one`);
+  const title = named ?? flag;
+  if (title === undefined || title.trim() === '')
+    throw invalidInput('a workflow needs a title: baton create "Add login" (or --title "Add login")');
+  return title;
+}
+
 export function registerWorkflowCommands(program: Command, rt: Runtime) {
   program
-    .command('create')
-    .description('create a workflow in the current worktree')
-    .requiredOption('--title <title>', 'what the workflow is about')
+    .command('create [title]')
+    .description('create a workflow in the current worktree: `baton create "Add login"` (or --title)')
+    .option('--title <title>', 'what the workflow is about (the same as the title argument)')
     .option('--task <ID:Title[:DEP,DEP]>', 'a task (repeatable)', collect, [])
     .option('--tasks-file <path>', 'tasks as JSON: [{"id","title","description","deps","lane"}]')
     .option('--issue-id <id>', 'the issue id')
-    .option('--issue-title <title>', 'the issue title (default: --title)')
+    .option('--issue-title <title>', 'the issue title (default: the title)')
     .option(
       '--issue-description <text>',
       'the issue text (given no task and no list in the plan, its list items are the tasks)',
@@ -78,62 +88,70 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
     )
     .option('--plan-text <markdown>', 'the plan as text (read as --plan is)')
     .action(
-      action(rt, async ({ client, print }, o: Record<string, string | string[] | undefined>) => {
-        const tasks = [
-          ...(o.task as string[]).map(parseTaskSpec),
-          ...(o.tasksFile ? readTasksFile(o.tasksFile as string) : []),
-        ];
-        let plan = (o.planText as string | undefined) ?? '';
-        if (o.plan) {
-          try {
-            plan = readFileSync(o.plan as string, 'utf8');
-          } catch (e) {
-            throw invalidInput(`cannot read --plan ${o.plan}: ${(e as Error).message}`);
+      action(
+        rt,
+        async (
+          { client, print },
+          named: string | undefined,
+          o: Record<string, string | string[] | undefined>,
+        ) => {
+          const title = createTitle(named, o.title as string | undefined);
+          const tasks = [
+            ...(o.task as string[]).map(parseTaskSpec),
+            ...(o.tasksFile ? readTasksFile(o.tasksFile as string) : []),
+          ];
+          let plan = (o.planText as string | undefined) ?? '';
+          if (o.plan) {
+            try {
+              plan = readFileSync(o.plan as string, 'utf8');
+            } catch (e) {
+              throw invalidInput(`cannot read --plan ${o.plan}: ${(e as Error).message}`);
+            }
           }
-        }
-        const issue =
-          o.issueId || o.issueDescription
-            ? {
-                id: (o.issueId as string) ?? '',
-                title: (o.issueTitle as string) ?? (o.title as string),
-                description: (o.issueDescription as string) ?? '',
-              }
-            : null;
-        const w = await client.create({ title: o.title as string, tasks, issue, plan, cwd: rt.cwd });
-        const read = tasksFromPlan({ tasks, plan, issue });
-        const from = o.plan
-          ? `the plan ${o.plan as string}`
-          : o.planText
-            ? 'the plan'
-            : 'the issue description';
-        // where the tasks came from, or why there are none, said where the workflow is shown
-        const said = read
-          ? `${counted(read.tasks.length, 'task')} read from the list in ${read.from === 'plan' ? from : 'the issue description'}${read.done.length ? ` (${read.done.length} checked there: done)` : ''}`
-          : !tasks.length && (plan.trim() || issue?.description.trim())
-            ? `no task: ${from} has no list (numbered, - or * items, a - [ ] checklist), so it is kept as text only; add tasks with \`baton task add ID:Title -w ${w.id}\`, or create with --task or --tasks-file`
-            : null;
-        print({ id: w.id, workflow: w, ...(read ? { tasks_from: read.from } : {}) }, () =>
-          [`created ${describe(w)}`, ...(said ? [said] : [])].join('\n'),
-        );
-        // tasks given with a plan that has a list: the given ones are the tasks, and the list not read is said
-        const unread = tasks.length ? tasksFromPlan({ tasks: [], plan, issue }) : null;
-        if (unread) {
-          const given = o.task?.length ? '--task' : '--tasks-file';
-          rt.io.err(
-            `baton: the list in ${unread.from === 'plan' ? from : 'the issue description'} (${counted(unread.tasks.length, 'item')}) is not read as tasks, since ${given} gave them; ${unread.from === 'plan' ? 'the plan is kept as text (the dashboard shows it, `baton run` gives it to the agent)' : 'the description is kept as text (the briefing gives it)'}. To make its items the tasks, create without ${given}`,
+          const issue =
+            o.issueId || o.issueDescription
+              ? {
+                  id: (o.issueId as string) ?? '',
+                  title: (o.issueTitle as string) ?? title,
+                  description: (o.issueDescription as string) ?? '',
+                }
+              : null;
+          const w = await client.create({ title, tasks, issue, plan, cwd: rt.cwd });
+          const read = tasksFromPlan({ tasks, plan, issue });
+          const from = o.plan
+            ? `the plan ${o.plan as string}`
+            : o.planText
+              ? 'the plan'
+              : 'the issue description';
+          // where the tasks came from, or why there are none, said where the workflow is shown
+          const said = read
+            ? `${counted(read.tasks.length, 'task')} read from the list in ${read.from === 'plan' ? from : 'the issue description'}${read.done.length ? ` (${read.done.length} checked there: done)` : ''}`
+            : !tasks.length && (plan.trim() || issue?.description.trim())
+              ? `no task: ${from} has no list (numbered, - or * items, a - [ ] checklist), so it is kept as text only; add tasks with \`baton task add ID:Title -w ${w.id}\`, or create with --task or --tasks-file`
+              : null;
+          print({ id: w.id, workflow: w, ...(read ? { tasks_from: read.from } : {}) }, () =>
+            [`created ${describe(w)}`, ...(said ? [said] : [])].join('\n'),
           );
-        }
-        await warnWithoutGit(rt.io, w.worktree);
-        // the worktree had another incomplete workflow: a command here may have to be told which one it means
-        const open = workflowStatuses.filter((st) => !isTerminal(st));
-        const others = (await client.list({ worktree: w.worktree, status: open })).filter(
-          (x) => x.id !== w.id,
-        );
-        if (others.length)
-          rt.io.err(
-            `baton: ${w.worktree} has ${others.length === 1 ? 'another incomplete workflow' : `${others.length} other incomplete workflows`} (${others.map((x) => `${x.id} "${x.title}"`).join(', ')}): a command here may ask which one it means (-w names it)`,
+          // tasks given with a plan that has a list: the given ones are the tasks, and the list not read is said
+          const unread = tasks.length ? tasksFromPlan({ tasks: [], plan, issue }) : null;
+          if (unread) {
+            const given = o.task?.length ? '--task' : '--tasks-file';
+            rt.io.err(
+              `baton: the list in ${unread.from === 'plan' ? from : 'the issue description'} (${counted(unread.tasks.length, 'item')}) is not read as tasks, since ${given} gave them; ${unread.from === 'plan' ? 'the plan is kept as text (the dashboard shows it, `baton run` gives it to the agent)' : 'the description is kept as text (the briefing gives it)'}. To make its items the tasks, create without ${given}`,
+            );
+          }
+          await warnWithoutGit(rt.io, w.worktree);
+          // the worktree had another incomplete workflow: a command here may have to be told which one it means
+          const open = workflowStatuses.filter((st) => !isTerminal(st));
+          const others = (await client.list({ worktree: w.worktree, status: open })).filter(
+            (x) => x.id !== w.id,
           );
-      }),
+          if (others.length)
+            rt.io.err(
+              `baton: ${w.worktree} has ${others.length === 1 ? 'another incomplete workflow' : `${others.length} other incomplete workflows`} (${others.map((x) => `${x.id} "${x.title}"`).join(', ')}): a command here may ask which one it means (-w names it)`,
+            );
+        },
+      ),
     );
 
   program
