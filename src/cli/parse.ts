@@ -1,18 +1,37 @@
-import { invalidInput, type TaskSpecInput } from '../core/index.js';
+import { invalidInput, nextTaskId, type TaskSpecInput } from '../core/index.js';
 
 const depList = /^[A-Za-z0-9][A-Za-z0-9._-]*(,[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
 
-/** `--task "ID:Title[:DEP,DEP]"`; a title may itself hold colons when no dependency list follows. */
-export function parseTaskSpec(text: string): TaskSpecInput {
+/**
+ * A task as typed: `ID:Title[:DEP,DEP]` (a title may itself hold colons when no dependency list follows), or a title
+ * alone (no ":"), whose id is then chosen for it (`nextTaskId`).
+ */
+export function parseTaskSpec(text: string): Omit<TaskSpecInput, 'id'> & { id?: string } {
   const parts = text.split(':');
+  if (parts.length === 1) {
+    if (!text.trim())
+      throw invalidInput('a task needs a title (e.g. "Write the docs", or "T4:Write the docs:T2,T3")');
+    return { title: text.trim(), deps: [] };
+  }
   const id = parts[0]?.trim() ?? '';
-  if (parts.length < 2 || !id)
+  if (!id)
     throw invalidInput(`--task "${text}" is not ID:Title[:DEP,DEP] (e.g. --task "T2:Implement API:T1")`);
   const last = parts[parts.length - 1]?.trim() ?? '';
   const hasDeps = parts.length >= 3 && depList.test(last);
   const title = (hasDeps ? parts.slice(1, -1) : parts.slice(1)).join(':').trim();
   if (!title) throw invalidInput(`--task "${text}" has no title`);
   return { id, title, deps: hasDeps ? last.split(',') : [] };
+}
+
+/** Tasks typed as a title alone take the next free `T<n>` ids, in the order given. */
+export function withTaskIds(tasks: (Omit<TaskSpecInput, 'id'> & { id?: string })[]): TaskSpecInput[] {
+  const ids = tasks.flatMap((t) => (t.id ? [t.id] : []));
+  return tasks.map((t) => {
+    if (t.id) return { ...t, id: t.id };
+    const id = nextTaskId(ids);
+    ids.push(id);
+    return { ...t, id };
+  });
 }
 
 export function parseNumber(

@@ -258,7 +258,10 @@ export function createMcpServer(
         "Add a task to the workflow's plan (it shows in the next session's context). Baton already follows your own todo list; use this for work that must outlive it.",
       inputSchema: {
         ...workflow,
-        task_id: z.string().describe('a short id: letters, digits, ".", "_" or "-" (e.g. T7)'),
+        task_id: z
+          .string()
+          .optional()
+          .describe('a short id: letters, digits, ".", "_" or "-" (e.g. T7); default: the next free T<n>'),
         title: z.string().min(1),
         description: z.string().optional(),
         deps: z.array(z.string()).optional().describe('tasks that must be done first'),
@@ -269,7 +272,7 @@ export function createMcpServer(
     (a) =>
       tool(() =>
         client.addTask(ref(a), {
-          id: a.task_id,
+          ...(a.task_id !== undefined ? { id: a.task_id } : {}),
           title: a.title,
           ...(a.description !== undefined ? { description: a.description } : {}),
           deps: a.deps ?? [],

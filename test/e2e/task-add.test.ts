@@ -43,7 +43,22 @@ describe.each(cliModes)('baton task add and the agent list (%s)', (mode) => {
     const unknown = await baton('task', 'add', 'E:x:Z');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/unknown task Z/);
-    expect((await baton('task', 'add', 'nocolon')).code).toBe(2);
+    expect((await baton('task', 'add', '  ')).code).toBe(2);
+  });
+
+  it('takes a task typed as a title alone, with the next free T<n> as its id', async () => {
+    const repo = makeRepo();
+    const baton = (...args: string[]) => runCli(args, { cwd: repo, env });
+    const made = await baton('create', 'Numbered', '--task', 'Write the schema', '--task', 'Build the API');
+    expect(made.code, made.stderr).toBe(0);
+    const added = await baton('task', 'add', 'Write the docs');
+    expect(added.stdout).toMatch(/^task T3 added to wf-/);
+    const status = (await baton('status', '--json')).json<Status>();
+    expect(status.tasks.map((t) => [t.id, t.title])).toEqual([
+      ['T1', 'Write the schema'],
+      ['T2', 'Build the API'],
+      ['T3', 'Write the docs'],
+    ]);
   });
 
   it('records requests once and shows them as the issue', async () => {
@@ -113,6 +128,12 @@ describe('the agent list and task add over REST', () => {
       });
       expect(add.status, await add.clone().text()).toBe(201);
       expect(await add.json()).toMatchObject({ task: { id: 'Z', deps: ['T1'] } });
+      // no id: the next free T<n> (the agent's list took T1)
+      const untitled = await t.api(`/api/workflows/${wf.id}/tasks`, {
+        method: 'POST',
+        json: { title: 'Announce' },
+      });
+      expect(await untitled.json()).toMatchObject({ task: { id: 'T2', title: 'Announce' } });
       const bad = await t.api(`/api/workflows/${wf.id}/agent-tasks`, {
         method: 'POST',
         json: { source: 'gemini', calls: [] },

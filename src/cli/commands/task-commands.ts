@@ -22,7 +22,9 @@ export function registerTaskCommands(program: Command, rt: Runtime) {
   const task = program.command('task').description('add a task, or move one through its states');
   task
     .command('add <spec>')
-    .description('add a task to the plan: ID:Title[:DEP,DEP] (e.g. "T4:Write the docs:T2,T3")')
+    .description(
+      'add a task to the plan: ID:Title[:DEP,DEP] (e.g. "T4:Write the docs:T2,T3"), or a title alone (its id: the next free T<n>)',
+    )
     .option('--after <task-id>', 'place it right after this task in the plan (default: at the end)')
     .option('--lane <n>', "its lane (default: the lane of --after's task, else the plan's highest lane)")
     .option('--description <text>', 'what the task is about')
@@ -37,8 +39,8 @@ export function registerTaskCommands(program: Command, rt: Runtime) {
         ) => {
           const parsed = parseTaskSpec(spec);
           const r = await client.addTask(await takenRef(rt, client, o.workflow), {
-            id: parsed.id ?? '',
-            title: parsed.title ?? '',
+            ...(parsed.id !== undefined ? { id: parsed.id } : {}),
+            title: parsed.title,
             deps: parsed.deps ?? [],
             ...(o.description !== undefined ? { description: o.description } : {}),
             lane: o.lane === undefined ? null : parseNumber(o.lane, '--lane', { int: true, min: 0 }),

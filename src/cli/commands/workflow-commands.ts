@@ -16,7 +16,7 @@ import {
 } from '../../core/index.js';
 import type { WorkflowView } from '../../client/views.js';
 import { action, workflowOption } from '../action.js';
-import { collect, parseTaskSpec } from '../parse.js';
+import { collect, parseTaskSpec, withTaskIds } from '../parse.js';
 import { warnWithoutGit } from '../git-warning.js';
 import { resolveWorktree } from '../../git/git.js';
 import type { Runtime } from '../runtime.js';
@@ -96,10 +96,10 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
           o: Record<string, string | string[] | undefined>,
         ) => {
           const title = createTitle(named, o.title as string | undefined);
-          const tasks = [
+          const tasks = withTaskIds([
             ...(o.task as string[]).map(parseTaskSpec),
             ...(o.tasksFile ? readTasksFile(o.tasksFile as string) : []),
-          ];
+          ]);
           let plan = (o.planText as string | undefined) ?? '';
           if (o.plan) {
             try {

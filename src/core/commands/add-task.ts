@@ -7,7 +7,8 @@ import { BatonError } from '../errors.js';
 import { noSuchTask } from './no-such-task.js';
 
 export interface AddTaskInput {
-  id: string;
+  /** Default (absent or empty): the next free `T<n>` (`nextTaskId`). */
+  id?: string | null;
   title: string;
   description?: string;
   deps?: string[];
@@ -17,9 +18,19 @@ export interface AddTaskInput {
   after?: string | null;
 }
 
+/**
+ * The id a task given without one takes: `T` and one more than the highest number of the plan's `T<n>` ids (T1 in an
+ * empty plan), so a person who types only a title gets the ids a plan written by hand would have.
+ */
+export function nextTaskId(ids: readonly string[]): string {
+  const numbers = ids.map((id) => /^T(\d+)$/.exec(id)?.[1]).filter((n) => n !== undefined);
+  return `T${Math.max(0, ...numbers.map(Number)) + 1}`;
+}
+
 /** Adds a task to the plan (`task.added`): a new id, known dependencies, no cycle, on an unfinished workflow. */
-export function addTask(d: Draft, input: AddTaskInput, origin = 'user'): Task {
+export function addTask(d: Draft, given: AddTaskInput, origin = 'user'): Task {
   const s = d.state;
+  const input = { ...given, id: given.id?.trim() || nextTaskId(s.tasks.map((t) => t.id)) };
   if (isTerminal(s.status)) {
     throw invalidTransition(`cannot add task ${input.id}: the workflow is ${s.status}`, {
       current_status: s.status,

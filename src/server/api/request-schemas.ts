@@ -111,7 +111,13 @@ export const TaskActionParams = WorkflowParams.extend({
 });
 export const AddTaskBody = z
   .strictObject({
-    id: z.string().min(1).max(64).regex(name, 'task ids are letters, digits, ".", "_" or "-"'),
+    id: z
+      .string()
+      .min(1)
+      .max(64)
+      .regex(name, 'task ids are letters, digits, ".", "_" or "-"')
+      .optional()
+      .openapi({ description: 'default: the next free T<n> (T1, T2, ...)' }),
     title: z.string().min(1).max(500),
     description: z.string().max(20_000).optional(),
     deps: z.array(Id).max(500).optional(),
