@@ -34,6 +34,25 @@ export function withTaskIds(tasks: (Omit<TaskSpecInput, 'id'> & { id?: string })
   });
 }
 
+/**
+ * What a command was given as its argument or as the same option (`baton create "Add login"` or `--title "Add
+ * login"`): one of them, or both the same; neither, or two different, is refused with an example.
+ */
+export function argumentOrOption(
+  named: string | undefined,
+  flag: string | undefined,
+  o: { option: string; noun: string; need: string; example: [command: string, value: string] },
+): string {
+  if (named !== undefined && flag !== undefined && named !== flag)
+    throw invalidInput(`two ${o.noun}s given ("${named}" and ${o.option} "${flag}"): give one`);
+  const given = named ?? flag;
+  if (given === undefined || given.trim() === '') {
+    const [command, value] = o.example;
+    throw invalidInput(`${o.need}: ${command} "${value}" (or ${o.option} "${value}")`);
+  }
+  return given;
+}
+
 export function parseNumber(
   text: string,
   flag: string,

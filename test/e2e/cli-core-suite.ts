@@ -349,6 +349,19 @@ export function cliCoreSuite(mode: CliMode): void {
       const reversed = await b('details', 'decisions', live);
       expect(reversed.code).toBe(2);
       expect(reversed.stderr).toContain(`the snapshot id comes first: \`baton details ${live} decisions\``);
+      // a decision typed as its words alone: the description, of type approach
+      const plain = await b('record', 'decision', 'Validate at the edges', '--rationale', 'one place');
+      expect(plain.code, plain.stderr).toBe(0);
+      expect(JSON.parse((await b('details', 'decisions', '--json')).stdout)[1]).toMatchObject({
+        description: 'Validate at the edges',
+        decision_type: 'approach',
+        rationale: 'one place',
+      });
+      const none2 = await b('record', 'decision', '--type', 'library');
+      expect([none2.code, none2.stderr.trim()]).toEqual([
+        2,
+        'baton: a decision needs its description: baton record decision "Use argon2 for hashing" (or --description "Use argon2 for hashing")',
+      ]);
     });
 
     it('recover on a running workflow says first that it cannot now and what to run; that command makes it work', async () => {

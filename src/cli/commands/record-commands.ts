@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { CONTEXT_WINDOW_RANGE, decisionTypes, errorResolutions, tddPhases } from '../../core/index.js';
 import type { RecordInput } from '../../client/baton-client.js';
 import { action, workflowOption, type ActionContext } from '../action.js';
-import { collect, oneOf, parseNumber } from '../parse.js';
+import { argumentOrOption, collect, oneOf, parseNumber } from '../parse.js';
 import type { Runtime } from '../runtime.js';
 import { takenRef } from '../taken-workflow.js';
 
@@ -27,21 +27,30 @@ export function registerRecordCommands(program: Command, rt: Runtime) {
     .description('record what happened: decisions, errors, history, tests, usage, reviews');
 
   record
-    .command('decision')
-    .requiredOption('--type <type>', decisionTypes.join(' | '))
-    .requiredOption('--description <text>', 'what was decided')
+    .command('decision [description]')
+    .description(
+      'record a decision: `baton record decision "Use argon2 for hashing" --rationale "memory-hard"`',
+    )
+    .option('--type <type>', decisionTypes.join(' | '), 'approach')
+    .option('--description <text>', 'what was decided (the same as the description argument)')
     .option('--rationale <text>', 'why', '')
     .option('--alternative <text>', 'an option that was considered (repeatable)', collect, [])
     .option('--task <id>', 'the task it belongs to')
     .option(...workflowOption)
     .action(
-      action(rt, async (ctx, o: Opts) => {
+      action(rt, async (ctx, named: string | undefined, o: Opts) => {
         const alternatives = o.alternative as string[];
+        const description = argumentOrOption(named, str(o.description) ?? undefined, {
+          option: '--description',
+          noun: 'description',
+          need: 'a decision needs its description',
+          example: ['baton record decision', 'Use argon2 for hashing'],
+        });
         await save(ctx, str(o.workflow) ?? undefined, {
           kind: 'decision',
           decision: {
             decision_type: oneOf(o.type as string, decisionTypes, '--type'),
-            description: o.description as string,
+            description,
             rationale: (o.rationale as string) ?? '',
             alternatives_considered: alternatives.length ? alternatives : null,
             task_id: str(o.task),

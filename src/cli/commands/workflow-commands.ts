@@ -16,7 +16,7 @@ import {
 } from '../../core/index.js';
 import type { WorkflowView } from '../../client/views.js';
 import { action, workflowOption } from '../action.js';
-import { collect, parseTaskSpec, withTaskIds } from '../parse.js';
+import { argumentOrOption, collect, parseTaskSpec, withTaskIds } from '../parse.js';
 import { warnWithoutGit } from '../git-warning.js';
 import { resolveWorktree } from '../../git/git.js';
 import type { Runtime } from '../runtime.js';
@@ -59,16 +59,6 @@ function readTasksFile(path: string) {
   }
 }
 
-/** The title `baton create` was given, as its argument or as --title (one of them, or both the same). */
-function createTitle(named: string | undefined, flag: string | undefined): string {
-  if (named !== undefined && flag !== undefined && named !== flag)
-    throw invalidInput(`two titles given ("${named}" and --title "${flag}"): give one`);
-  const title = named ?? flag;
-  if (title === undefined || title.trim() === '')
-    throw invalidInput('a workflow needs a title: baton create "Add login" (or --title "Add login")');
-  return title;
-}
-
 export function registerWorkflowCommands(program: Command, rt: Runtime) {
   program
     .command('create [title]')
@@ -95,7 +85,12 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
           named: string | undefined,
           o: Record<string, string | string[] | undefined>,
         ) => {
-          const title = createTitle(named, o.title as string | undefined);
+          const title = argumentOrOption(named, o.title as string | undefined, {
+            option: '--title',
+            noun: 'title',
+            need: 'a workflow needs a title',
+            example: ['baton create', 'Add login'],
+          });
           const tasks = withTaskIds([
             ...(o.task as string[]).map(parseTaskSpec),
             ...(o.tasksFile ? readTasksFile(o.tasksFile as string) : []),
