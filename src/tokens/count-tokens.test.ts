@@ -52,6 +52,15 @@ describe('countTokens (o200k_base from vendor/)', () => {
     );
   });
 
+  it('counts the same when its memo of pieces is full and emptied (more distinct words than it keeps)', () => {
+    // 60,000 distinct words (base 26, in letters): more pieces than the counter keeps (50,000)
+    const word = (i: number): string =>
+      (i < 26 ? '' : word(Math.floor(i / 26) - 1)) + 'abcdefghijklmnopqrstuvwxyz'[i % 26];
+    const text = Array.from({ length: 60_000 }, (_, i) => ` q${word(i)}`).join('');
+    expect(countTokens(text)).toBe(expected(text));
+    expect(countTokens(text)).toBe(expected(text));
+  });
+
   it('reads the vocabulary only when a count is first asked for', () => {
     const module = fileURLToPath(new URL('../../dist/tokens/count-tokens.js', import.meta.url));
     // the files read, seen through node:fs (whose named exports the module imports are synced to the patched one)

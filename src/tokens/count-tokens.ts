@@ -28,6 +28,9 @@ const DIGITS = (() => {
   return digits;
 })();
 
+/** How many pieces' counts a counter keeps (`O200kCounter.known`): a few MB at most. */
+const KNOWN_PIECES = 50_000;
+
 /** FNV-1a, one byte at a time: the same value for a token's bytes read from the vocabulary and from a piece. */
 const OFFSET = 0x811c9dc5 | 0;
 const mix = (hash: number, byte: number) => Math.imul(hash ^ byte, 0x01000193);
@@ -91,11 +94,24 @@ class O200kCounter {
     this.pattern = new RegExp(vocabulary.pat_str, 'gu');
   }
 
+  /**
+   * The count of each piece met before (words, spaces, punctuation: the same few thousand make up most texts): fitting
+   * a context to its budget counts its parts again at each try, and hashing and merging a piece again cost most of
+   * that. Emptied when full, so a long-lived process keeps it bounded.
+   */
+  private readonly known = new Map<string, number>();
+
   count(text: string): number {
     let tokens = 0;
     for (const match of text.matchAll(this.pattern)) {
-      const piece = Buffer.from(match[0], 'utf8').toString('latin1');
-      tokens += this.rank(piece, 0, piece.length) >= 0 ? 1 : this.merged(piece);
+      let n = this.known.get(match[0]);
+      if (n === undefined) {
+        const piece = Buffer.from(match[0], 'utf8').toString('latin1');
+        n = this.rank(piece, 0, piece.length) >= 0 ? 1 : this.merged(piece);
+        if (this.known.size >= KNOWN_PIECES) this.known.clear();
+        this.known.set(match[0], n);
+      }
+      tokens += n;
     }
     return tokens;
   }
