@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { appendFileSync, chmodSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
 import { batonBin, runCli } from '../helpers/cli.js';
 import { hermeticEnv } from '../helpers/hermetic-env.js';
 import { standInAgent } from '../helpers/stand-in-agent.js';
@@ -28,6 +29,19 @@ function workspace() {
     });
   return { repo, env, hook };
 }
+
+/** Waits for an agent process the test killed to be gone (a kill takes effect a moment after it is sent). */
+const gone = (pid: number) => until('the agent process to be gone', () => !pidAlive(pid));
+
+/**
+ * One Chromium for the file's dashboard tests, started by the first (a launch costs more than a page): each test opens
+ * a page of its own, in a browser context of its own, and closes it.
+ */
+let chromium: Promise<Browser> | undefined;
+const sharedChromium = () => (chromium ??= launchChromium());
+afterAll(async () => {
+  await (await chromium)?.close();
+});
 
 const now = () => new Date().toISOString();
 const line = (sessionId: string, type: string, message: Json) =>
@@ -163,7 +177,7 @@ describe('a conversation at work, told from one cut off', () => {
       await hook('PostToolUse', { ...b, tool_name: 'TodoWrite', tool_input: { todos }, tool_response: 'ok' });
       const agent = await underAgent('UserPromptSubmit', { ...b, prompt: 'and the --help flag' });
       process.kill(agent.pid, 'SIGKILL');
-      await new Promise((r) => setTimeout(r, 100));
+      await gone(agent.pid);
       const before = (await runCli(['status', '--json'], { cwd: repo, env })).json<{
         gone_agents?: Json[];
       }>();
@@ -340,7 +354,7 @@ describe('a conversation at work, told from one cut off', () => {
         process.kill(agent.pid, 'SIGKILL');
       }
       // the agent killed right after it wrote: a write moments ago, and no process; cut off
-      await new Promise((r) => setTimeout(r, 100));
+      await gone(agent.pid);
       // before any session starts again, status says the agent is gone, and what goes on with the workflow
       const status = await runCli(['status'], { cwd: repo, env });
       expect(status.stdout).toMatch(
@@ -454,7 +468,7 @@ describe('a conversation at work, told from one cut off', () => {
         stop_hook_active: false,
       });
       process.kill(agent.pid, 'SIGKILL');
-      await new Promise((r) => setTimeout(r, 100));
+      await gone(agent.pid);
       const status = await runCli(['status'], { cwd: repo, env });
       expect(status.stdout).toMatch(
         new RegExp(
@@ -497,7 +511,7 @@ describe('a conversation at work, told from one cut off', () => {
       } finally {
         process.kill(agent.pid, 'SIGKILL');
       }
-      await new Promise((r) => setTimeout(r, 100));
+      await gone(agent.pid);
       const reopened = await hook('SessionStart', {
         session_id: sid,
         source: 'resume',
@@ -532,7 +546,7 @@ describe.runIf(process.platform === 'linux')(
         prompt: 'run the tests and fix what fails',
       });
       process.kill(agent.pid, 'SIGKILL');
-      await new Promise((r) => setTimeout(r, 100));
+      await gone(agent.pid);
       const status = await runCli(['status'], { cwd: repo, env });
       expect(status.stdout).toMatch(
         new RegExp(
@@ -573,7 +587,7 @@ describe.runIf(process.platform === 'linux')(
         stop_hook_active: false,
       });
       process.kill(last.pid, 'SIGKILL');
-      await new Promise((r) => setTimeout(r, 100));
+      await gone(last.pid);
       const idle = (
         await runCli(['session-status', '--json'], { cwd: quiet.repo, env: quiet.env })
       ).json<Json>();
@@ -604,9 +618,8 @@ describe.runIf(process.platform === 'linux')(
       // the dashboard names sessions, not by its internal id
       assertDashboardBuilt();
       const server = await startServerProcess(env.BATON_HOME, { cwd: repo, env: { HOME: env.HOME } });
-      const browser = await launchChromium();
+      const page = await (await sharedChromium()).newPage();
       try {
-        const page = await browser.newPage();
         await page.addInitScript(`localStorage.setItem('baton.token', ${JSON.stringify(server.token)})`);
         await page.goto(`${server.url}/#/workflows/${json.workflow_id as string}`);
         await waitForText(
@@ -615,7 +628,7 @@ describe.runIf(process.platform === 'linux')(
         );
         expect(await page.getByTestId('gone-agent').textContent()).not.toContain('claude-code');
       } finally {
-        await browser.close();
+        await page.close();
         await server.stop();
       }
     });
@@ -643,7 +656,7 @@ describe.runIf(process.platform === 'linux')(
       });
       const kill = async () => {
         process.kill(agent.pid, 'SIGKILL');
-        await until('the agent process to be gone', () => !pidAlive(agent.pid));
+        await gone(agent.pid);
       };
       const status = async () =>
         (await runCli(['status', '--json'], { cwd: ws.repo, env: ws.env })).json<Json>();
@@ -654,9 +667,8 @@ describe.runIf(process.platform === 'linux')(
       const { repo, env, agent, kill, id } = await midTurnAgent('seen-0001');
       assertDashboardBuilt();
       const server = await startServerProcess(env.BATON_HOME, { cwd: repo, env: { HOME: env.HOME } });
-      const browser = await launchChromium();
+      const page = await (await sharedChromium()).newPage();
       try {
-        const page = await browser.newPage();
         await page.addInitScript(`localStorage.setItem('baton.token', ${JSON.stringify(server.token)})`);
         await page.goto(`${server.url}/#/workflows/${id}`);
         await waitForText(
@@ -689,7 +701,7 @@ describe.runIf(process.platform === 'linux')(
         });
         expect(session.state).not.toBe('running');
       } finally {
-        await browser.close();
+        await page.close();
         await server.stop();
       }
     });
@@ -950,7 +962,7 @@ describe.runIf(process.platform === 'linux')(
       const { hook, stop, agent } = await finishedConversation();
       const ran = await agent(stop);
       process.kill(ran.pid, 'SIGKILL');
-      await new Promise((r) => setTimeout(r, 100));
+      await gone(ran.pid);
       const [event, fields] = startOf(second);
       const next = await hook(event, fields);
       expect(next.code).toBe(0);
