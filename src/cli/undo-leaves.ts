@@ -4,6 +4,7 @@ import type { BatonClient } from '../client/baton-client.js';
 import { homeConfigPath, readConfigFile } from '../config/config-files.js';
 import { databaseName, storeName, type StoreInUse } from '../config/store-in-use.js';
 import { isTerminal } from '../core/index.js';
+import { agentLabel } from '../core/agent-label.js';
 import { listRunDirs, runsDirFor } from '../disk/index.js';
 
 /** What `baton init --undo` leaves as it was, for the user to keep or remove: none of it is a file init wrote. */
@@ -12,10 +13,21 @@ export interface UndoLeaves {
   run_folders: { dir: string; runs: number }[];
   /** The `database` key of $BATON_HOME/config.json (`baton init --save-database`): every Baton command still uses it. */
   database_key: { file: string; store: string; otherwise: string } | null;
-  /** The workflows not finished in the store in use, of these worktrees: no session is followed into them now. */
-  workflows: { id: string; title: string; status: string; worktree: string }[];
+  /**
+   * The workflows not finished in the store in use, of these worktrees, each with the hooks of Baton's that still
+   * follow its worktree's sessions (another scope's, the plugin): none, and no session is followed into it now.
+   */
+  workflows: { id: string; title: string; status: string; worktree: string; followed_by: StillFollowing[] }[];
   /** Why the workflows could not be listed (the store down), or null. */
   workflows_unknown: string | null;
+}
+
+/** Baton's hooks an undo left wired in a worktree: a file of another scope than the one undone, or the plugin. */
+export interface StillFollowing {
+  agent: string;
+  /** The hooks file, or the settings file that enables the plugin. */
+  path: string;
+  plugin: boolean;
 }
 
 /**
@@ -28,6 +40,7 @@ export async function undoLeaves(
   home: string,
   store: StoreInUse,
   open: () => Promise<BatonClient>,
+  following: (worktree: string) => StillFollowing[],
 ): Promise<UndoLeaves> {
   const run_folders = worktrees.flatMap((w) => {
     const dir = runsDirFor(w, runsSetting);
@@ -47,7 +60,13 @@ export async function undoLeaves(
       for (const worktree of worktrees)
         for (const w of await client.list({ worktree }))
           if (!isTerminal(w.status))
-            workflows.push({ id: w.id, title: w.title, status: w.status, worktree: w.worktree });
+            workflows.push({
+              id: w.id,
+              title: w.title,
+              status: w.status,
+              worktree: w.worktree,
+              followed_by: following(w.worktree),
+            });
     } catch (e) {
       workflows = [];
       workflows_unknown = (e as Error).message.split('\n')[0] ?? String(e);
@@ -66,10 +85,32 @@ export function undoLeavesLines(l: UndoLeaves, store: StoreInUse, shown: (path: 
     out.push(
       `  the \`database\` key of ${shown(l.database_key.file)} (${l.database_key.store}): every Baton command of this user still uses it; take the key out to go back to ${shown(l.database_key.otherwise)}`,
     );
-  if (l.workflows.length)
+  const listed = (ws: UndoLeaves['workflows'], which: string) =>
+    `${ws.length === 1 ? '1 workflow' : `${ws.length} workflows`} not finished in ${storeName(store)}, which ${which}: ${ws.map((w) => `${w.id} ("${w.title}", ${w.status})`).join(', ')}`;
+  const unfollowed = l.workflows.filter((w) => !w.followed_by.length);
+  if (unfollowed.length)
     out.push(
-      `  ${l.workflows.length === 1 ? '1 workflow' : `${l.workflows.length} workflows`} not finished in ${storeName(store)}, which no session here is followed into now: ${l.workflows.map((w) => `${w.id} ("${w.title}", ${w.status})`).join(', ')}; \`baton abandon <id>\` ends one, \`baton init\` follows the sessions here again`,
+      `  ${listed(unfollowed, 'no session here is followed into now')}; \`baton abandon <id>\` ends one, \`baton init\` follows the sessions here again`,
     );
+  // an undo of one scope leaves the others' hooks (a plain `baton init` and --user, the plugin): the sessions here are
+  // still followed into these, which is not to be read as Baton gone
+  const followed = l.workflows.filter((w) => w.followed_by.length);
+  if (followed.length) {
+    const by = [
+      ...new Set(
+        followed.flatMap((w) =>
+          w.followed_by.map((f) =>
+            f.plugin
+              ? `${agentLabel(f.agent)}'s plugin (enabled in ${shown(f.path)})`
+              : `${agentLabel(f.agent)}'s hooks in ${shown(f.path)}`,
+          ),
+        ),
+      ),
+    ];
+    out.push(
+      `  ${listed(followed, `the sessions here still go on in, as Baton's hooks are still wired there (${by.join(', ')}; \`baton doctor\` lists them)`)}; \`baton abandon <id>\` ends one`,
+    );
+  }
   if (l.workflows_unknown)
     out.push(`  the workflows in ${storeName(store)}, which could not be listed: ${l.workflows_unknown}`);
   return out.length ? ['Left as they were (nothing `baton init` wrote):', ...out] : [];

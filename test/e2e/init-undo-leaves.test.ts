@@ -74,9 +74,34 @@ describe('baton init --undo', () => {
       workflows_unknown: null,
     });
 
+    expect(json.left.workflows[0].followed_by).toEqual([]);
+
     // a fresh repository, nothing of Baton's anywhere: nothing is said left (and no database file is made to ask)
     const fresh = hookWorkspace();
     const none = await fresh.baton(['init', '--undo']);
     expect(none.stdout).toBe('Nothing of `baton init` was found to remove.\n');
+  });
+
+  it("says the workflows in progress are still followed when another scope's hooks stay", async () => {
+    const { repo, env, baton } = hookWorkspace({ CLAUDE_CONFIG_DIR: undefined, CODEX_HOME: undefined });
+    // set up for Codex in the repository and for the user besides (each warned of running twice), then a session
+    expect((await baton(['init', '--agent', 'codex', '--command', 'baton'])).code).toBe(0);
+    expect((await baton(['init', '--user', '--agent', 'codex', '--command', 'baton'])).code).toBe(0);
+    const hook = agentHooks(baton, { cwd: repo, session_id: 'S1' });
+    expect((await hook('SessionStart', { source: 'startup' })).code).toBe(0);
+    expect((await hook('UserPromptSubmit', { prompt: 'Add greet(name) with a test' })).code).toBe(0);
+    const id = (await baton(['status', '--json'])).json<Json>().workflow.id as string;
+
+    // undoing the user's set-up leaves the repository's hooks: the sessions here still go on in the workflow
+    const undo = await baton(['init', '--undo', '--user', '--agent', 'codex']);
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(undo.stdout).not.toContain('no session here is followed into now');
+    expect(undo.stdout).toContain(
+      `  1 workflow not finished in SQLite ${join(env.BATON_HOME, 'baton.db')}, which the sessions here still go on in, as Baton's hooks are still wired there (Codex's hooks in .codex/hooks.json; \`baton doctor\` lists them): ${id} ("Add greet(name) with a test", in_progress); \`baton abandon <id>\` ends one`,
+    );
+
+    // once those go too, nothing follows the sessions here
+    const all = await baton(['init', '--undo', '--agent', 'codex']);
+    expect(all.stdout).toContain(`which no session here is followed into now: ${id}`);
   });
 });

@@ -230,6 +230,15 @@ export function registerInitCommands(program: Command, rt: Runtime) {
               settings.home,
               inUse,
               () => rt.open(g),
+              // read after the undo: what another scope wired (or the plugin) still follows that worktree
+              (worktree) =>
+                initAgents.flatMap((agent) => {
+                  const w = wiringOf(agent, worktree, rt.env, false);
+                  return [
+                    ...w.hooks.map((h) => ({ agent, path: h.path, plugin: false })),
+                    ...w.plugin.map((path) => ({ agent, path, plugin: true })),
+                  ];
+                }),
             )
           : null;
         const warnings = [unfound, double, ...twice, unseen, sub].filter((w): w is string => w !== null);
