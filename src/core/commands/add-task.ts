@@ -28,7 +28,7 @@ export function nextTaskId(ids: readonly string[]): string {
 }
 
 /** Adds a task to the plan (`task.added`): a new id, known dependencies, no cycle, on an unfinished workflow. */
-export function addTask(d: Draft, given: AddTaskInput, origin = 'user'): Task {
+export function addTask(d: Draft, given: AddTaskInput, origin = 'user', at: string | null = null): Task {
   const s = d.state;
   const input = { ...given, id: given.id?.trim() || nextTaskId(s.tasks.map((t) => t.id)) };
   if (isTerminal(s.status)) {
@@ -49,7 +49,11 @@ export function addTask(d: Draft, given: AddTaskInput, origin = 'user'): Task {
   if (s.tasks.some((t) => t.id === spec.id))
     throw invalidInput(`task ${spec.id} already exists in workflow ${s.id}`, { task_id: spec.id });
   validateTaskGraph([...s.tasks, spec]);
-  d.emit({ type: 'task.added', task_id: spec.id, data: { task: spec, after, origin } });
+  d.emit({
+    type: 'task.added',
+    task_id: spec.id,
+    data: { task: spec, after, origin, ...(at ? { at } : {}) },
+  });
   const task = d.state.tasks.find((t) => t.id === spec.id);
   if (!task) throw new BatonError('internal', `task.added did not add ${spec.id}`);
   return task;

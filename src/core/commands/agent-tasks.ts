@@ -170,6 +170,7 @@ function step(
         d,
         { id: nextTaskId(d.state.tasks), title: it.content.slice(0, TITLE_MAX), deps: [...new Set(deps)] },
         source,
+        made,
       ).id;
       out.added.push(taskId);
     }

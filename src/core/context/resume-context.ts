@@ -365,9 +365,14 @@ function oneReason(tasks: readonly { note: string | null }[]): string | null {
 
 const time = (iso: string | null | undefined) => (iso ? Date.parse(iso) : NaN);
 
-/** When the task list last changed (a task started or ended), or -Infinity when no task ever moved. */
+/** When the task list last changed (a task added, started or ended), or -Infinity when no task ever moved. */
 function listChangedAt(snap: SessionSnapshot): number {
-  return Math.max(...snap.tasks.flatMap((t) => [time(t.started_at), time(t.ended_at)]).filter((n) => n >= 0));
+  // a task added is a change too: a list that took in a later request as a step of its own answers that request
+  return Math.max(
+    ...snap.tasks
+      .flatMap((t) => [time(t.started_at), time(t.ended_at), time(t.added_at)])
+      .filter((n) => n >= 0),
+  );
 }
 
 /** When the agent last spoke (its last message), or null when it said nothing (a session cut off before a word). */

@@ -274,6 +274,7 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
         ended_at: null,
         session_number: null,
         note: null,
+        added_at: e.data.at ?? e.at,
         ...planned,
       };
       const at = e.data.after === null ? -1 : s.tasks.findIndex((t) => t.id === e.data.after);

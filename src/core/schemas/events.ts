@@ -206,6 +206,8 @@ const eventSchema = () =>
         after: z.string().nullable(),
         /** Who added it: `user` (baton task add, REST, MCP), or the agent whose own list it came from. */
         origin: z.string(),
+        /** When the agent made the list call that added it (a transcript's time, read later); absent: the event's. */
+        at: z.string().optional(),
       }),
     ),
     ev(

@@ -106,6 +106,11 @@ export const Task = TaskSpec.extend({
   session_number: z.number().int().nullable(),
   note: z.string().nullable(),
   /**
+   * When it was added (by the agent's list call that made it, at that call's time): the list changed then, as it does
+   * when a task starts or ends. Absent for a task added before it was kept.
+   */
+  added_at: z.string().optional(),
+  /**
    * How many times in a row it failed since it was last done or skipped (folded from `task.failed`): a run that takes
    * it up again says the count, and stops going on in the agent session that keeps failing it. Absent: none.
    */
