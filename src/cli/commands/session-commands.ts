@@ -65,6 +65,8 @@ type Status = {
     session_count: number;
     pause_overdue: boolean;
     worktree: string | null;
+    /** The workflow it went on from (its conversation's, or the worktree's last), when it did. */
+    earlier?: { workflow_id: string; title: string; new_conversation?: boolean; abandoned_at?: string };
   };
   counts: {
     tasks: {
@@ -116,6 +118,16 @@ type Status = {
     liveness: 'alive' | 'dead' | 'unknown';
   } | null;
 };
+
+/** The workflow this one went on from, in the briefing's words, with the command that shows what it did. */
+function earlierWords(e: NonNullable<Status['workflow']['earlier']>): string {
+  const how = e.abandoned_at
+    ? 'abandoned by the user (not to be continued)'
+    : e.new_conversation
+      ? 'completed before the conversation this workflow follows began'
+      : 'completed, then the conversation this workflow follows went on';
+  return `${e.workflow_id} "${e.title}", ${how} (\`baton context -w ${e.workflow_id}\` shows what it did)`;
+}
 
 /** Who drives the workflow (its lease): the command, where it runs, whether it is alive, its last heartbeat. */
 function driverLine(d: NonNullable<Status['driver']>, now: number): string {
@@ -307,6 +319,8 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
             `next task: ${s.next_task ? `${s.next_task.id} ${s.next_task.title}${s.next_task.status === 'in_progress' ? ` (in progress${s.probably_done.some((p) => p.id === s.next_task?.id) ? ', probably done' : ''})` : ''}` : 'none'}`,
             // the tasks that could be started now (their dependencies done): none beside a task under way is no contradiction
             `ready to start: ${s.runnable_tasks.map((t) => t.id).join(', ') || 'none'}`,
+            // the work done here before it, as the briefing names it: a new workflow, empty yet, is not all there is
+            ...(s.workflow.earlier ? [`earlier: ${earlierWords(s.workflow.earlier)}`] : []),
             ...(s.driver ? [driverLine(s.driver, Date.now())] : []),
             ...(away ? [`branch: ${awayWords(away)}`] : []),
             // taken among several here for its conversation being at work last: the others, and how to see each
