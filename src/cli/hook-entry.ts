@@ -30,6 +30,7 @@ import {
   parsePayload,
   type HookAgent,
   type HookPayload,
+  type ParsedPayload,
 } from '../integrations/hooks/hook-payload.js';
 import type { Io } from './output.js';
 import { interpretSchemas } from './short-lived.js';
@@ -108,8 +109,11 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
   const t0 = performance.now();
   const args = parseArgs(argv);
   const home = batonHome(args.home, io.env);
-  const stdin = await io.readStdin().catch(() => '');
-  const parsed = parsePayload(stdin, io.cwd);
+  // a standard input that cannot be read is said as such: "no hook input" would send the user after the hook line
+  const parsed: ParsedPayload = await io.readStdin().then(
+    (stdin) => parsePayload(stdin, io.cwd),
+    (e: unknown) => ({ ok: false, error: `cannot read the hook input on stdin: ${errorLine(e)}` }),
+  );
   const payload: HookPayload | null = parsed.ok ? parsed.payload : null;
   const named = hookFolder(payload?.cwd ?? io.cwd, io.cwd);
   const namedTop = await findGitTop(named.dir).catch(() => null);

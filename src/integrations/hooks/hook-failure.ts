@@ -14,10 +14,10 @@ export interface HookLines {
 
 /**
  * What went wrong in a failed hook, read from its note (what the hook log keeps, also from a Baton before this one):
- * the agent's input (none, not JSON, not an object), an agent the hook line names that Baton does not know, the file
- * the agent named as its transcript (gone or unreadable, which the note's own hint covers, another agent's, which the
- * note names with its import command, or no transcript at all), Baton's store (not opened, with the cause's own fix
- * when the note says one, or kept locked by another process), the time it had, or anything else.
+ * the agent's input (none, unreadable, not JSON, not an object), an agent the hook line names that Baton does not know,
+ * the file the agent named as its transcript (gone or unreadable, which the note's own hint covers, another agent's,
+ * which the note names with its import command, or no transcript at all), Baton's store (not opened, with the cause's
+ * own fix when the note says one, or kept locked by another process), the time it had, or anything else.
  */
 export type HookFailureKind =
   | 'input'
@@ -34,7 +34,7 @@ export type HookFailureKind =
 export function hookFailureKind(r: Pick<HookRecord, 'outcome' | 'note'>): HookFailureKind {
   if (r.outcome === 'timeout') return 'timeout';
   const note = r.note;
-  if (/^(no hook input on stdin|hook input is not JSON|hook input is not a JSON object)/.test(note))
+  if (/^(no|cannot read the) hook input on stdin|^hook input is not (JSON|a JSON object)/.test(note))
     return 'input';
   if (/^unknown agent "/.test(note)) return 'agent';
   const transcript = /transcript not imported: (.*)$/.exec(note)?.[1];
