@@ -89,21 +89,29 @@ function firstLine(e: unknown): string {
   return errorLine(named instanceof Error ? named : e);
 }
 
-/** Which of `ids` the store `database` names holds (a SQLite file missing, or unreadable: none). */
-async function heldIn(database: string, ids: readonly string[]): Promise<WorkflowLeft[]> {
-  const store = await openOld(database).catch(() => null);
-  if (!store) return [];
+/**
+ * Which of `ids` the store `database` names holds (a SQLite file missing: none), or why it could not be read: an
+ * unreadable store may hold them, which is not "none".
+ */
+async function heldIn(
+  database: string,
+  ids: readonly string[],
+): Promise<{ found: WorkflowLeft[]; unread: string | null }> {
   try {
-    const found: WorkflowLeft[] = [];
-    for (const id of ids) {
-      const w = await store.loadState(id);
-      if (w) found.push(leftOf(w));
+    const store = await openOld(database);
+    if (!store) return { found: [], unread: null };
+    try {
+      const found: WorkflowLeft[] = [];
+      for (const id of ids) {
+        const w = await store.loadState(id);
+        if (w) found.push(leftOf(w));
+      }
+      return { found, unread: null };
+    } finally {
+      await store.close();
     }
-    return found;
-  } catch {
-    return [];
-  } finally {
-    await store.close();
+  } catch (e) {
+    return { found: [], unread: firstLine(e) };
   }
 }
 
@@ -275,7 +283,10 @@ export async function followedElsewhere(
   }
   if (!missing.length) return [];
   const sqlite = join(home, 'baton.db');
-  const there = store.kind === 'sqlite' && store.place === sqlite ? [] : await heldIn(sqlite, missing);
+  const there =
+    store.kind === 'sqlite' && store.place === sqlite
+      ? { found: [], unread: null }
+      : await heldIn(sqlite, missing);
   const now = storeName(store);
   // what the sessions here do instead: follow another workflow, open in the store in use, or begin a new one
   const next = (it: string) =>
@@ -285,7 +296,7 @@ export async function followedElsewhere(
         ? `the next agent session start here begins a new, empty workflow instead of handing ${it} over`
         : `no session here is handed ${it} over`;
   return missing.flatMap((id) => {
-    const w = there.find((t) => t.id === id);
+    const w = there.found.find((t) => t.id === id);
     if (w && isTerminal(w.status)) return [];
     if (w)
       return [
@@ -294,12 +305,21 @@ export async function followedElsewhere(
           note: `the hooks here followed workflow ${w.id} ("${w.title}", ${w.status}), which stays in ${databaseName(sqlite)}: ${now}, the store in use, does not hold it, so ${next('it')}. Move it: ${moveCommands(sqlite, w.id, home)} (or end it there: \`baton --database ${sqlite} abandon ${w.id}\`)`,
         },
       ];
-    // not in the default file: in a store this machine no longer names; its run folder here holds it too
     const folder = join(runsDir, id);
+    const fromFolder = existsSync(folder) ? `\`baton import-run ${folder}\` (its run folder here), or ` : '';
+    // the default file could not be read: it may well hold it, so it is not said to be in a store no longer named
+    if (there.unread)
+      return [
+        {
+          workflow: { id },
+          note: `the hooks here followed workflow ${id}, which ${now}, the store in use, does not hold, so ${next('it')}; ${databaseName(sqlite)}, the default store, where it may be, could not be read (${there.unread}). Once it can be read, move it from there: ${moveCommands(sqlite, id, home)}${existsSync(folder) ? `; or now, from its run folder here: \`baton import-run ${folder}\`` : ''}`,
+        },
+      ];
+    // not in the default file: in a store this machine no longer names; its run folder here holds it too
     return [
       {
         workflow: { id },
-        note: `the hooks here followed workflow ${id}, which ${now}, the store in use, does not hold (it is in the store the hooks used before), so ${next('it')}. Move it: ${existsSync(folder) ? `\`baton import-run ${folder}\` (its run folder here), or ` : ''}${moveCommands('<the database it is in>', id, home)}`,
+        note: `the hooks here followed workflow ${id}, which ${now}, the store in use, does not hold (it is in the store the hooks used before), so ${next('it')}. Move it: ${fromFolder}${moveCommands('<the database it is in>', id, home)}`,
       },
     ];
   });

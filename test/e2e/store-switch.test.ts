@@ -142,6 +142,33 @@ describe('moving a repository to the team database', () => {
     expect((await baton(['doctor'])).stdout).not.toContain('the hooks here followed');
     expect((await nextSession()).stdout).toContain(`Baton continues workflow ${id}`);
   });
+
+  it('doctor says a default store it cannot read could not be read, not that the workflow is in another store', async () => {
+    const { baton, repo, env, id, sqlite } = await workflowInSqlite();
+    const team = join(tempDir('baton-team-'), 'team.db');
+    expect(
+      (
+        await baton(['init', '--agent', 'claude-code', '--command', 'baton', '--save-database'], undefined, {
+          BATON_DATABASE_URL: team,
+        })
+      ).code,
+    ).toBe(0);
+    // the default file damaged (a disk error, a copy cut short): it may still hold the workflow, once mended
+    renameSync(sqlite, `${sqlite}.good`);
+    writeFileSync(sqlite, 'not a database, not at all: '.repeat(200));
+    const doctor = await baton(['doctor']);
+    const folder = join(repo, '.baton', 'runs', id);
+    const move = `baton --database ${sqlite} export ${id} ${join(env.BATON_HOME, 'moved', id)} && baton import-run ${join(env.BATON_HOME, 'moved', id)}`;
+    expect(doctor.stdout).toContain(
+      `note: the hooks here followed workflow ${id}, which SQLite ${team}, the store in use, does not hold, so the next agent session start here begins a new, empty workflow instead of handing it over; SQLite ${sqlite}, the default store, where it may be, could not be read (file is not a database). Once it can be read, move it from there: \`${move}\`; or now, from its run folder here: \`baton import-run ${folder}\``,
+    );
+    expect(doctor.stdout).not.toContain('it is in the store the hooks used before');
+    // mended, it is found there again
+    renameSync(`${sqlite}.good`, sqlite);
+    expect((await baton(['doctor'])).stdout).toContain(
+      `note: the hooks here followed workflow ${id} ("Add greet(name) with a test", in_progress), which stays in SQLite ${sqlite}:`,
+    );
+  });
 });
 
 /** The `database` key $BATON_HOME/config.json keeps (undefined: none). */
