@@ -256,7 +256,7 @@ export class AgentRunner {
         break;
       }
       if (task.status !== 'in_progress') s = (await svc.startTask({ workflowId: id }, task.id)).state;
-      const row = await executorRowFor(svc, id, o.profile, o.executor);
+      const row = await executorRowFor(svc, id, o.profile, o.executor, scope.say);
       const output = o.logs?.open(s, task.id, s.session_count) ?? null;
       const started = Date.now();
       let result: SessionResult;

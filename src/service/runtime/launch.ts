@@ -1,5 +1,6 @@
 import {
   conflict,
+  errorLine,
   executorChanged,
   launchAgent,
   worktreeBranch,
@@ -18,13 +19,15 @@ export const noRegistry = () =>
 
 /**
  * The executor row of the workflow's current Baton session, created on first use. A session starting ends the earlier
- * ones: their rows still open (left `ready` by a crash, a recovery that resumed nothing) are closed.
+ * ones: their rows still open (left `ready` by a crash, a recovery that resumed nothing) are closed. Executor
+ * capabilities that cannot be read are taken as none, and `say` is told so, with the error and what that means.
  */
 export async function executorRowFor(
   service: BatonService,
   workflowId: string,
   profile: AgentProfile,
   executor: Executor,
+  say: (line: string) => void = () => undefined,
 ): Promise<ExecutorRow> {
   const registry = service.store.executors;
   if (!registry) throw noRegistry();
@@ -38,10 +41,13 @@ export async function executorRowFor(
     await closeEndedSessions(service, workflowId);
     return { ...existing, runtime: executor.runtime, endpoint, agent: profile.name };
   }
-  const caps = await executor.capabilities().catch(() => ({
-    supports_session_resume: false,
-    supports_workspace_only: false,
-  }));
+  const caps = await executor.capabilities().catch((e: unknown) => {
+    // the row keeps what was assumed: what recovery does after a crash of this session follows from it
+    say(
+      `the ${executor.runtime} executor's capabilities could not be read (${errorLine(e)}): assumed it cannot resume the agent's own session, so after a crash session ${s.session_count} goes on in a fresh agent session with the briefing`,
+    );
+    return { supports_session_resume: false, supports_workspace_only: false };
+  });
   const row: ExecutorRow = {
     id: randomId('ex'),
     workflow_id: workflowId,
