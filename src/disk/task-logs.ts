@@ -9,7 +9,7 @@ import {
   statSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { invalidInput, notFound } from '../core/index.js';
+import { BatonError, errorLine, invalidInput, notFound } from '../core/index.js';
 import type { TaskLogInfo, TaskLogs, TaskLogSink } from '../service/runtime/run-events.js';
 import { runFolderName, runsDirFor } from './run-paths.js';
 
@@ -88,16 +88,21 @@ export class TaskLogFiles implements TaskLogs {
     if (!LOG_NAME.test(name)) throw invalidInput(`"${name}" is not a task log (<task>-s<session>-<n>.log)`);
     const path = join(this.dir(w), name);
     if (!existsSync(path)) throw notFound(`no log ${name} for workflow ${w.id}`);
-    const size = statSync(path).size;
-    const from = Math.max(0, Math.min(offset, size));
-    const len = Math.max(0, Math.min(limit, size - from));
-    const buf = Buffer.alloc(len);
-    const fd = openSync(path, 'r');
     try {
-      readSync(fd, buf, 0, len, from);
-    } finally {
-      closeSync(fd);
+      const size = statSync(path).size;
+      const from = Math.max(0, Math.min(offset, size));
+      const len = Math.max(0, Math.min(limit, size - from));
+      const buf = Buffer.alloc(len);
+      const fd = openSync(path, 'r');
+      try {
+        readSync(fd, buf, 0, len, from);
+      } finally {
+        closeSync(fd);
+      }
+      return { name, offset: from, next_offset: from + len, size, text: buf.toString('utf8') };
+    } catch (e) {
+      // the file named: the driver's error (EISDIR, EACCES) does not say which, and a reader may be far from it
+      throw new BatonError('internal', `cannot read the task log ${path}: ${errorLine(e)}`, {}, { cause: e });
     }
-    return { name, offset: from, next_offset: from + len, size, text: buf.toString('utf8') };
   }
 }

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentWorkspace, fakeClaude, fakeCodex, until } from '../helpers/agent-workspace.js';
@@ -162,6 +162,26 @@ describe("a session `baton run` drives feeds the briefing's Last State as the ho
       );
     },
   );
+
+  it("a crash whose task log cannot be read: the briefing says so, with the log's path and the error", async () => {
+    const ws = agentWorkspace({ BATON_AGENT_BIN: fakeClaude });
+    expect((await ws.create()).code).toBe(0);
+    const run = await insideCall(ws, 'git commit -m "schema"');
+    const log = JSON.parse(run.out.stdout.split('\n').find((l) => l.includes('"task.started"')) ?? '{}') as {
+      log: string;
+    };
+    run.child.kill('SIGKILL');
+    await run.exited;
+    // the log gone bad before recovery reads it (here a folder where the file was: reading it fails, EISDIR)
+    rmSync(log.log);
+    mkdirSync(log.log);
+    const status = await ws.cli(['status']);
+    expect(status.json<{ workflow: { status: string } }>().workflow.status).toBe('interrupted');
+    const context = (await ws.cli(['context'])).json<{ markdown: string }>().markdown;
+    expect(context).toContain(
+      `the agent's last words are not in this briefing: cannot read the task log ${log.log}: EISDIR: illegal operation on a directory, read`,
+    );
+  });
 
   it('a pause forced while the agent is inside a call hands the next session that call as its Last State', async () => {
     const ws = agentWorkspace({ BATON_AGENT_BIN: fakeClaude });

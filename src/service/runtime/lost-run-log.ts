@@ -1,4 +1,4 @@
-import { machineZone, type WorkflowState } from '../../core/index.js';
+import { errorLine, machineZone, type WorkflowState } from '../../core/index.js';
 import type { BatonService } from '../baton-service.js';
 import { agentSummaryInput, type RecordInput } from '../record-input.js';
 
@@ -15,9 +15,11 @@ export interface LostRun {
    * token it had read (the agent's first line, a moment before the crash).
    */
   session: string | null;
+  /** Why the log could not be read (its path and the error): the briefing lacks the agent's last words, and says so. */
+  unread: string | null;
 }
 
-const NOTHING: LostRun = { summaries: [], session: null };
+const NOTHING: LostRun = { summaries: [], session: null, unread: null };
 
 /**
  * What the agent of a run Baton lost (`baton run` killed, the machine restarted) last said, read from the run's task
@@ -25,7 +27,7 @@ const NOTHING: LostRun = { summaries: [], session: null };
  * (a `git commit` under way), and any compaction summary or usage limit. These are recorded before the workflow is
  * interrupted, so the crash snapshot's briefing has them as its Last State. Nothing without a log (another machine's
  * run folder, a driver that died before it launched the agent) or a reader; a log that cannot be read leaves the
- * briefing without them (recovery goes on: the log is still in the run folder's `logs/`).
+ * briefing without them, and `unread` says why (recovery goes on: the log is still in the run folder's `logs/`).
  */
 export async function readLostRun(
   service: BatonService,
@@ -56,8 +58,9 @@ export async function readLostRun(
         sig.type === 'summary' ? [agentSummaryInput(sig, `${agent}:task log`, machineZone)] : [],
       ),
       session,
+      unread: null,
     };
-  } catch {
-    return NOTHING;
+  } catch (e) {
+    return { ...NOTHING, unread: errorLine(e) };
   }
 }

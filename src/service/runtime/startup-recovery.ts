@@ -244,10 +244,14 @@ export async function recoverAtStartup(
           for (const words of lost?.summaries ?? []) recordOne(d, words);
           if (resumeWith && d.state.agent?.executor_id === row.id && !d.state.agent.resume_token)
             saveResumeToken(d, row.id, resumeWith);
+          const why =
+            opts.reason?.(row) ??
+            `the Baton process running the agent stopped (last heartbeat ${row.last_seen_at})`;
+          // the crash snapshot's reason is what its briefing says of how the session ended: a log it could not read
+          // is said there, so the briefing's missing last words are not taken for an agent that said nothing
           interrupt(
             d,
-            opts.reason?.(row) ??
-              `the Baton process running the agent stopped (last heartbeat ${row.last_seen_at})`,
+            lost?.unread ? `${why}; the agent's last words are not in this briefing: ${lost.unread}` : why,
             git,
             interruptRecovery(d.state, opts.detectedBy ?? 'startup_recovery', row.last_seen_at),
           );
