@@ -20,11 +20,16 @@ export interface AddTaskInput {
 
 /**
  * The id a task given without one takes: `T` and one more than the highest number of the plan's `T<n>` ids (T1 in an
- * empty plan), so a person who types only a title gets the ids a plan written by hand would have.
+ * empty plan), so a person who types only a title gets the ids a plan written by hand would have, and the agent's list items the
+ * same series.
  */
 export function nextTaskId(ids: readonly string[]): string {
-  const numbers = ids.map((id) => /^T(\d+)$/.exec(id)?.[1]).filter((n) => n !== undefined);
-  return `T${Math.max(0, ...numbers.map(Number)) + 1}`;
+  let max = 0;
+  for (const id of ids) {
+    const m = /^T(\d+)$/.exec(id);
+    if (m) max = Math.max(max, Number(m[1]));
+  }
+  return `T${max + 1}`;
 }
 
 /** Adds a task to the plan (`task.added`): a new id, known dependencies, no cycle, on an unfinished workflow. */

@@ -10,7 +10,7 @@ import { invalidTransition } from '../errors.js';
 import type { AgentTaskItem, AgentTaskSource } from '../schemas/agent-tasks.js';
 import type { Task } from '../schemas/workflow.js';
 import { isTerminal } from '../workflow-machine.js';
-import { addTask } from './add-task.js';
+import { addTask, nextTaskId } from './add-task.js';
 import { honourRequestedPause } from './pause.js';
 import { validateTaskGraph } from '../task-graph.js';
 import { holdsWords } from '../similarity.js';
@@ -64,16 +64,6 @@ export const notLinkedPhrase = (x: { task_id: string; deps: string[] }): string 
   `${x.task_id} not linked to ${x.deps.join(', ')}: the agent's list makes them wait for each other (a cycle)`;
 
 const TITLE_MAX = 500;
-
-/** The next free `T<n>` id. */
-function nextTaskId(tasks: readonly Task[]): string {
-  let max = 0;
-  for (const t of tasks) {
-    const m = /^T(\d+)$/.exec(t.id);
-    if (m) max = Math.max(max, Number(m[1]));
-  }
-  return `T${max + 1}`;
-}
 
 /** A task an item may stand for: a finished one only when the item says it is finished too. */
 function eligible(t: Task, it: AgentTaskItem): boolean {
@@ -168,7 +158,11 @@ function step(
         .filter((x): x is string => !!x && d.state.tasks.some((t) => t.id === x));
       taskId = addTask(
         d,
-        { id: nextTaskId(d.state.tasks), title: it.content.slice(0, TITLE_MAX), deps: [...new Set(deps)] },
+        {
+          id: nextTaskId(d.state.tasks.map((t) => t.id)),
+          title: it.content.slice(0, TITLE_MAX),
+          deps: [...new Set(deps)],
+        },
         source,
         made,
       ).id;
