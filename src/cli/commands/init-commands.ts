@@ -23,6 +23,7 @@ import {
   subfolderWarning,
   runnable,
   trustCodexHooks,
+  setUpStandings,
   wiringOf,
 } from '../../integrations/init/doctor.js';
 import {
@@ -35,7 +36,7 @@ import {
   PORTABLE_COMMAND,
   type BatonCommand,
 } from '../../integrations/init/hook-command.js';
-import { gitStandingOf } from '../../integrations/init/git-exclude.js';
+import { standingLookup } from '../../integrations/init/git-exclude.js';
 import { init, undo, type InitChange } from '../../integrations/init/init.js';
 import { emit } from '../output.js';
 import type { Runtime } from '../runtime.js';
@@ -200,16 +201,20 @@ export function registerInitCommands(program: Command, rt: Runtime) {
             installed: installedCommand(),
           });
         }
+        // what git says of the files, asked once they are written (the same answers for each agent)
+        const standing = setUpStandings(root, rt.env);
         // the plugin enabled besides: every event would run Baton twice (the plugin is Claude Code's); wired at the
         // root from a subfolder, where a Claude Code started here reads none of it
         const claude =
-          !o.undo && agents.includes('claude-code') ? wiringOf('claude-code', root, rt.env, false) : null;
+          !o.undo && agents.includes('claude-code')
+            ? wiringOf('claude-code', root, rt.env, false, standing)
+            : null;
         const double = claude ? hooksAndPlugin(claude) : null;
         // wired at another scope too (a plain `baton init` here, then --user): every event would run twice
         const twice = o.undo
           ? []
           : agents.map((a) =>
-              hooksTwice(a === 'claude-code' && claude ? claude : wiringOf(a, root, rt.env, false)),
+              hooksTwice(a === 'claude-code' && claude ? claude : wiringOf(a, root, rt.env, false, standing)),
             );
         const sub = claude ? subfolderWarning(root, rt.cwd, claude) : null;
         // the hooks' server, when it cannot see this folder, records nothing of it
@@ -569,7 +574,11 @@ function commandLines(
         : `Committed with the repository: ${files.join(', ')}. ${they('name')} \`${cli}\`, from each machine's PATH, not an install of this machine: a teammate installs Baton ${INSTALL_STEPS}${shared.some((c) => c.what === 'hooks') ? ' and their sessions are followed; without it, a session start there says so and records nothing' : ''}.`,
     );
     // a committed file git ignores (a default `baton init` before excluded it) is not committed until that line goes
-    const ignored = files.filter((f) => gitStandingOf(root, join(root, f)) === 'ignored');
+    const standing = standingLookup(
+      root,
+      files.map((f) => join(root, f)),
+    );
+    const ignored = files.filter((f) => standing(join(root, f)) === 'ignored');
     if (ignored.length)
       out.push(
         `git ignores ${ignored.join(', ')} (a line of .git/info/exclude or a .gitignore): not committed until that line goes.`,

@@ -32,7 +32,7 @@ import {
   codexHooksOff,
   codexTrust,
 } from '../../agents/codex/codex-config.js';
-import { gitStandingOf } from './git-exclude.js';
+import { standingLookup, type GitStanding } from './git-exclude.js';
 import { isSetUp, notSetUpNote, unexcludedFiles, worktreesNotSetUp } from './init.js';
 import { otherWorktrees } from './worktrees.js';
 import { agentLabel } from '../../core/agent-label.js';
@@ -130,18 +130,40 @@ export const isWired = (w: AgentWiring): boolean => w.hooks.length > 0 || w.plug
  * The agents whose sessions in this worktree Baton's hooks follow, read from their files alone (no agent CLI is asked,
  * so it is cheap enough for a command's message): what `baton doctor` lists as wired.
  */
-export const followingAgents = (root: string, env: NodeJS.ProcessEnv): InitAgent[] =>
-  initAgents.filter((a) => isWired(wiringOf(a, root, env, false)));
+export const followingAgents = (root: string, env: NodeJS.ProcessEnv): InitAgent[] => {
+  const standing = setUpStandings(root, env);
+  return initAgents.filter((a) => isWired(wiringOf(a, root, env, false, standing)));
+};
+
+/**
+ * What git says of the files of the repository `root` (see `gitStandings`), asked at once for every agent's files of
+ * every scope, at the first question: for a caller that writes none of them before its last question.
+ */
+export function setUpStandings(root: string, env: NodeJS.ProcessEnv): (path: string) => GitStanding | null {
+  const homes = homesOf(env);
+  const files = initAgents.flatMap((agent) =>
+    scopes.flatMap((scope) => {
+      const f = agentFiles(agent, scope, root, homes);
+      return [f.hooks, f.mcp.path, f.instructions];
+    }),
+  );
+  return standingLookup(
+    root,
+    files.filter((p) => p.startsWith(`${root}${sep}`)),
+  );
+}
 
 /**
  * What is wired for one agent in this repository, at every scope. `askVersion` false: Claude Code's version is not
- * asked (`claude --version` takes a while), for a caller that wants only what the files say.
+ * asked (`claude --version` takes a while), for a caller that wants only what the files say. `standing`: git's answers
+ * a caller asking about several agents shares (see `setUpStandings`).
  */
 export function wiringOf(
   agent: InitAgent,
   root: string,
   env: NodeJS.ProcessEnv,
   askVersion = true,
+  standing = setUpStandings(root, env),
 ): AgentWiring {
   const homes = homesOf(env);
   const { version, unread } =
@@ -202,7 +224,7 @@ export function wiringOf(
           scope: mcpScope,
           path: files.mcp.path,
           command: [mcp.command, ...mcp.args].join(' '),
-          committed: committedFile(root, files.mcp.path, [mcpScope]),
+          committed: committedFile(root, files.mcp.path, [mcpScope], standing),
           forwards: mcp.forwards,
           names_agent: mcp.names_agent,
         });
@@ -214,12 +236,11 @@ export function wiringOf(
   // a file that serves both of a repository's scopes (Codex's .codex/hooks.json) is the one git says it is
   for (const h of out.hooks) {
     if (!h.scopes.includes('local') || !h.scopes.includes('shared')) continue;
-    const standing = gitStandingOf(root, h.path);
-    const only: InitScope | null =
-      standing === 'ignored' ? 'local' : standing === 'tracked' ? 'shared' : null;
+    const git = standing(h.path);
+    const only: InitScope | null = git === 'ignored' ? 'local' : git === 'tracked' ? 'shared' : null;
     if (only) Object.assign(h, { scope: only, scopes: h.scopes.filter((x) => x === only || x === 'user') });
   }
-  for (const h of out.hooks) h.committed = committedFile(root, h.path, h.scopes);
+  for (const h of out.hooks) h.committed = committedFile(root, h.path, h.scopes, standing);
   return out;
 }
 
@@ -227,13 +248,15 @@ export function wiringOf(
  * Whether a file is committed with the repository: git tracks it, or only `--shared` writes it there and git does
  * not ignore it (Codex's `.codex/hooks.json`, which the default writes too, counts once git tracks it).
  */
-function committedFile(root: string, path: string, scopes: readonly InitScope[]): boolean {
+function committedFile(
+  root: string,
+  path: string,
+  scopes: readonly InitScope[],
+  standing: (path: string) => GitStanding | null,
+): boolean {
   if (!path.startsWith(`${root}${sep}`)) return false;
-  const standing = gitStandingOf(root, path);
-  return (
-    standing === 'tracked' ||
-    (standing === 'untracked' && scopes.includes('shared') && !scopes.includes('local'))
-  );
+  const git = standing(path);
+  return git === 'tracked' || (git === 'untracked' && scopes.includes('shared') && !scopes.includes('local'));
 }
 
 /**
@@ -417,7 +440,9 @@ export function diagnose(
   /** When `baton init --undo` last took the set-up out of this worktree (the hook log's `undone_at`). */
   undoneAt: string | null = null,
 ): DoctorFindings {
-  const agents = initAgents.map((a) => wiringOf(a, root, env));
+  // doctor writes nothing: git is asked once about every file it looks at
+  const standing = setUpStandings(root, env);
+  const agents = initAgents.map((a) => wiringOf(a, root, env, true, standing));
   const problems: string[] = [];
   const notes: string[] = [];
   const wired = agents.filter(isWired);
@@ -560,7 +585,7 @@ export function diagnose(
     for (const path of w.instructions) {
       const cli = blockCommand(path);
       const machine =
-        cli && path.startsWith(`${root}${sep}`) && gitStandingOf(root, path) === 'tracked'
+        cli && path.startsWith(`${root}${sep}`) && standing(path) === 'tracked'
           ? committedCommandProblem(
               `the Baton block of ${path} tells the agent to run`,
               cli,
@@ -581,7 +606,7 @@ export function diagnose(
         `no Baton block in ${w.agent === 'codex' ? 'AGENTS.md' : 'CLAUDE.md'} (\`baton init\` adds it)`,
       );
   }
-  for (const path of unexcludedFiles(batonHome, root)) {
+  for (const path of unexcludedFiles(batonHome, root, standing)) {
     const owner = agents.find((w) => {
       const files = agentFiles(w.agent, 'local', root, homesOf(env));
       return files.hooks === path || files.instructions === path;

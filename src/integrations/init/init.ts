@@ -8,6 +8,7 @@ import {
   initCommand,
   mcpScopeOf,
   unknownVersionNote,
+  type Homes,
   type InitAgent,
   type InitScope,
 } from './agent-files.js';
@@ -17,7 +18,7 @@ import { addBlock, instructionsBlock, removeBlock } from './instructions-block.j
 import { isObject, readJsonObject, writeJsonObject, writeOrRemove } from './json-file.js';
 import { absentKeys, keptNote, pruneEmpty, valueAt, type KeyPath } from './created-keys.js';
 import { addMcp, mcpKeys, mcpRefusal, removeMcp } from './mcp-entry.js';
-import { addExclude, gitStandingOf, removeExclude } from './git-exclude.js';
+import { addExclude, removeExclude, standingLookup, type GitStanding } from './git-exclude.js';
 import {
   joinKeys,
   keyRecord,
@@ -73,10 +74,30 @@ const inside = (root: string, path: string) => {
   return rel !== '' && !rel.startsWith('..') && !rel.startsWith(sep);
 };
 
+/** The files of the agents' set-up at `scope`: those `trackedAmong` asks about ahead. */
+const agentPaths = (agents: readonly InitAgent[], scope: InitScope, root: string, homes: Homes) =>
+  agents.flatMap((agent) => {
+    const files = agentFiles(agent, scope, root, homes);
+    return [files.hooks, files.mcp.path, files.instructions];
+  });
+
+/**
+ * Whether git tracks a file of the repository, asked once for the files `ahead` (those of the repository among them):
+ * init and undo write files and exclude lines but add nothing to git, so the answer holds while they run (which files
+ * git ignores does not, and is not asked here). A file not among them is asked on its own.
+ */
+function trackedAmong(root: string, ahead: readonly string[]): (path: string) => boolean {
+  const standing = standingLookup(
+    root,
+    ahead.filter((p) => inside(root, p)),
+    false,
+  );
+  return (path) => standing(path) === 'tracked';
+}
+
 /** A file of the repository init writes at `scope` is committed with it: `--shared`, or the default and git tracks it. */
-const isCommitted = (scope: InitScope, root: string, path: string) =>
-  inside(root, path) &&
-  (scope === 'shared' || (scope === 'local' && gitStandingOf(root, path) === 'tracked'));
+const isCommitted = (scope: InitScope, root: string, path: string, tracked: (path: string) => boolean) =>
+  inside(root, path) && (scope === 'shared' || (scope === 'local' && tracked(path)));
 
 /** The scope of a change to a file: that of the file's MCP entry (Codex's is the user's), else shared once committed. */
 const changeScope = (scope: InitScope, committed: boolean, mcp: InitScope | null): InitScope =>
@@ -147,6 +168,7 @@ function initWorktree(input: InitInput, claude: ReturnType<typeof claudeVersion>
     made?.push(...keys.map((key) => ({ file, key })));
   const changes: InitChange[] = [];
   const change = (c: Omit<InitChange, 'worktree'>) => changes.push({ ...c, worktree: root });
+  const tracked = trackedAmong(root, [...agentPaths(input.agents, scope, root, homes), ...created]);
   const note = (path: string) => {
     if (existsSync(path)) return;
     for (let d = dirname(path); !existsSync(d); d = dirname(d)) created.add(d);
@@ -155,7 +177,7 @@ function initWorktree(input: InitInput, claude: ReturnType<typeof claudeVersion>
   // a file a teammate's clone gets names `baton`, not this machine's install (which their machine does not have)
   const standing = new Map<string, boolean>();
   const committed = (path: string) => {
-    if (!standing.has(path)) standing.set(path, isCommitted(scope, root, path));
+    if (!standing.has(path)) standing.set(path, isCommitted(scope, root, path, tracked));
     return standing.get(path)!;
   };
   const commandFor = (path: string) => (committed(path) ? input.committedCommand : input.command);
@@ -197,7 +219,7 @@ function initWorktree(input: InitInput, claude: ReturnType<typeof claudeVersion>
         const absent = absentKeys(settings, hookKeys(specs.map((h) => h.event)));
         // a file git tracks as Baton first found it, for undo to put back as it was (the team sees no diff); only
         // those: a personal settings file may hold secrets (`env`), which Baton's home keeps no copy of
-        if (existed && !created.has(files.hooks) && gitStandingOf(root, files.hooks) === 'tracked')
+        if (existed && !created.has(files.hooks) && tracked(files.hooks))
           originals[files.hooks] ??= readFileSync(files.hooks, 'utf8');
         writeJsonObject(files.hooks, merged);
         noteMade(files.hooks, absent);
@@ -246,7 +268,7 @@ function initWorktree(input: InitInput, claude: ReturnType<typeof claudeVersion>
     // the exclude file itself is asked, not the manifest: a repository deleted and made again at the same path (or
     // an exclude file edited by hand) lost the lines the manifest says were added
     for (const path of ownFiles(root, created))
-      if (gitStandingOf(root, path) !== 'tracked' && addExclude(root, path)) {
+      if (!tracked(path) && addExclude(root, path)) {
         change({
           agent: null,
           what: 'git-exclude',
@@ -259,7 +281,7 @@ function initWorktree(input: InitInput, claude: ReturnType<typeof claudeVersion>
     // a file the repository already commits (Codex's AGENTS.md, .codex/hooks.json) cannot be kept out of it: said
     for (const c of changes)
       if (c.what !== 'git-exclude' && !c.change.startsWith('unchanged') && inside(root, c.path))
-        if (gitStandingOf(root, c.path) === 'tracked')
+        if (tracked(c.path))
           c.change += ` (git tracks this file: the change shows in \`git status\`; commit it, or undo with \`baton init --undo\` and use --user)`;
   }
   const agents = [...new Set([...(previous?.agents ?? []), ...input.agents])];
@@ -284,9 +306,15 @@ const ownFiles = (root: string, created: Iterable<string>) =>
  * The files `baton init` created in this repository (its default, local scope) that git would commit: neither
  * tracked nor ignored, so an agent's `git add -A` takes this machine's settings into the repository.
  */
-export function unexcludedFiles(home: string, root: string): string[] {
+export function unexcludedFiles(
+  home: string,
+  root: string,
+  standing?: (path: string) => GitStanding | null,
+): string[] {
   const m = readManifest(manifestPath(home, root, 'local'));
-  return ownFiles(root, m?.created ?? []).filter((p) => gitStandingOf(root, p) === 'untracked');
+  const files = ownFiles(root, m?.created ?? []);
+  const standingOf = standing ?? standingLookup(root, files);
+  return files.filter((p) => standingOf(p) === 'untracked');
 }
 
 const isDir = (p: string) => {
@@ -335,6 +363,17 @@ export function undo(input: UndoInput): InitChange[] {
   }
   const excluded = left.excluded;
   const worktrees = excluded.length ? repositoryWorktrees(input.root) : [];
+  // what git tracks of the files the lines keep out, asked of each worktree at once (an undo adds nothing to git)
+  const rels = [...new Set(excluded.map(({ root, path }) => relative(root, path)))];
+  const trackedIn = new Map(
+    worktrees.map((w) => [
+      w,
+      trackedAmong(
+        w,
+        rels.map((rel) => join(w, rel)),
+      ),
+    ]),
+  );
   const lines = new Set<string>();
   for (const { root, path } of excluded) {
     const rel = relative(root, path);
@@ -343,7 +382,7 @@ export function undo(input: UndoInput): InitChange[] {
     lines.add(rel);
     const held = worktrees
       .map((w) => ({ w, file: join(w, rel) }))
-      .find(({ w, file }) => existsSync(file) && gitStandingOf(w, file) !== 'tracked');
+      .find(({ w, file }) => existsSync(file) && !trackedIn.get(w)!(file));
     if (held)
       changes.push({
         agent: null,
@@ -423,10 +462,11 @@ function undoWorktree(input: UndoInput, undone: readonly string[], left: Left): 
   const agents = input.agents ?? m?.agents ?? (['claude-code', 'codex'] as InitAgent[]);
   const record = keyRecord(m);
   const changes: InitChange[] = [];
+  const tracked = trackedAmong(root, [...agentPaths(agents, scope, root, homes), ...created]);
   const line = (c: Omit<InitChange, 'worktree' | 'scope' | 'change'>, mcp: InitScope | null = null) => ({
     ...c,
     worktree: root,
-    scope: changeScope(scope, isCommitted(scope, root, c.path), mcp),
+    scope: changeScope(scope, isCommitted(scope, root, c.path, tracked), mcp),
   });
   const change = (c: Omit<InitChange, 'worktree' | 'scope'>, mcp: InitScope | null = null) =>
     changes.push({ ...line(c, mcp), change: c.change });
