@@ -9,7 +9,7 @@ import { DiskMirror, runsDirFor, TaskLogFiles } from './disk/index.js';
 import { executorFactory, releaseByRuntime } from './executors/executor-factory.js';
 import { localProcessPorts } from './executors/local/process-ports.js';
 import * as git from './git/git.js';
-import { openSessionGone } from './integrations/hooks/gone-agents.js';
+import { conversationOpen, openSessionGone } from './integrations/hooks/gone-agents.js';
 import { BatonService, type ServiceOptions } from './service/index.js';
 import { openStore } from './storage/open-store.js';
 import type { Durability } from './storage/store.js';
@@ -80,6 +80,7 @@ export async function openLocalService(
     runsDirOf: (worktree) => runsDirFor(worktree, settings.runsDir),
     // this machine's hooks saw the agent of a workflow's open session, and its process is gone (no SessionEnd came)
     agentGone: (s) => openSessionGone(settings.home, s),
+    conversationOpen: (s) => conversationOpen(settings.home, s),
     capacity: scope.capacity ?? capacityPolicy(settingReader({}, env, settings)),
     // Any reader notices a crashed driver (its lease) and handles it as startup recovery does, saying so in one line.
     watch: {

@@ -4,12 +4,23 @@ import { agentLabel, formatAgo, formatSpan } from '../core/index.js';
 /**
  * How a paused or interrupted workflow goes on, said by `baton pause` and `baton status` alike. One an agent's
  * conversation follows through the hooks (`following`, its agent's name) most likely goes on in that agent, which is
- * said first; a workflow made by hand goes on with `baton run`, or an agent the person starts on `baton resume`.
+ * said first: at the next prompt of that conversation while it is open (`open`: a pause ends Baton's session, not the
+ * agent's), else in a new one; not known (null), both are said. A workflow made by hand goes on with `baton run`, or
+ * an agent the person starts on `baton resume`.
  */
-export const goOnLine = (id: string, following: string | null = null) =>
-  following
-    ? `to go on: open ${agentLabel(following)} here and send your next prompt (the hooks resume ${id}), or \`baton run -w ${id}\` (Baton runs the agent)`
-    : `to go on: \`baton run -w ${id}\` (Baton runs the agent) or \`baton resume -w ${id}\` (you start it; with the hooks, your next prompt resumes it)`;
+export function goOnLine(id: string, following: string | null = null, open: boolean | null = null): string {
+  const run = `\`baton run -w ${id}\` (Baton runs the agent)`;
+  if (!following)
+    return `to go on: ${run} or \`baton resume -w ${id}\` (you start it; with the hooks, your next prompt resumes it)`;
+  const agent = agentLabel(following);
+  const where =
+    open === true
+      ? `send your next prompt in the ${agent} session still open here`
+      : open === false
+        ? `open ${agent} here and send a prompt`
+        : `send your next prompt in the ${agent} session if it is still open, else open ${agent} here and send one`;
+  return `to go on: ${where} (the hooks resume ${id}), or ${run}`;
+}
 
 /**
  * What `baton pause` says: paused, already paused, or what the requested pause waits for; asked again while a request
@@ -18,7 +29,7 @@ export const goOnLine = (id: string, following: string | null = null) =>
 export function pauseText(r: PauseResult, now: number): string {
   if (r.outcome === 'already_paused') return `${r.workflow_id} is already paused (snapshot ${r.snapshot_id})`;
   if (r.outcome === 'paused')
-    return `paused ${r.workflow_id} (snapshot ${r.snapshot_id})${r.warning ? `\nwarning: ${r.warning}` : ''}\n${goOnLine(r.workflow_id, r.following_agent)}`;
+    return `paused ${r.workflow_id} (snapshot ${r.snapshot_id})${r.warning ? `\nwarning: ${r.warning}` : ''}\n${goOnLine(r.workflow_id, r.following_agent, r.conversation_open)}`;
   // a turn under way is let finish: the agent's list may reach Baton only at its end (Codex's with the Stop)
   const tasks = `${r.waiting_for.join(', ')} ${r.waiting_for.length > 1 ? 'finish' : 'finishes'}`;
   const turn = r.waiting_for_turn

@@ -84,6 +84,11 @@ export interface PauseResult {
   warning: string | null;
   /** The agent whose hooks follow the workflow (`followingAgent`: its name), null when none: the person goes on there. */
   following_agent: string | null;
+  /**
+   * Whether that agent's conversation is still open (true: its next prompt goes on; false: it ended), as the hooks of
+   * the machine that paused it saw it; null when not known.
+   */
+  conversation_open: boolean | null;
 }
 
 /** A task moved (start, done, fail, block, unblock, skip): the workflow's new status and the task. */

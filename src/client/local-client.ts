@@ -171,6 +171,9 @@ export class LocalClient implements BatonClient {
       ignored_reason: pending?.ignored_reason ?? null,
       warning: result.outcome === 'paused' ? result.warning : null,
       following_agent: followingAgent(state)?.name ?? null,
+      conversation_open: followingAgent(state)
+        ? (this.service.options.conversationOpen?.(state) ?? null)
+        : null,
     };
   }
 

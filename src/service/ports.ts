@@ -126,6 +126,12 @@ export interface ServiceOptions {
    * machine's hook log) exited though no SessionEnd came (a crash, a kill, a closed terminal). Without it, never.
    */
   agentGone?: (state: WorkflowState) => boolean;
+  /**
+   * Whether the conversation of the agent that follows a workflow through its hooks is still open (true), over
+   * (false) or not known (null), as this machine's hooks saw it: a paused workflow goes on in it at the next prompt
+   * while it is open, else in a new one. Without it, never known.
+   */
+  conversationOpen?: (state: WorkflowState) => boolean | null;
   /** The runs folder of a worktree (the run folder mirror's): left alone by a checkpoint restore. */
   runsDirOf?: (worktree: string) => string;
   /**

@@ -336,6 +336,8 @@ export class Queries {
       pause_waits_for: pauseWaitsFor(s, this.options.agentGone?.(s) ?? false),
       /** The agent whose hooks follow it (`followingAgent`: its name), null when none: a resume starts no agent then. */
       following_agent: followingAgent(s)?.name ?? null,
+      /** Whether that agent's conversation is still open (`ServiceOptions.conversationOpen`); null: not known. */
+      conversation_open: followingAgent(s) ? (this.options.conversationOpen?.(s) ?? null) : null,
       /** Why the next new agent conversation here completes it as it stands (its session ended, or idle); null: not. */
       completes_at_next_start: finishedWork(s, this.now()),
       /**

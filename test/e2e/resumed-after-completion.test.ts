@@ -153,7 +153,7 @@ describe('a Codex conversation resumed after its workflow was completed', () => 
     try {
       const paused = await baton(['pause', '--force', '-w', third], undefined, { BATON_URL: server.url });
       expect(paused.code, `${paused.stderr}\n${server.report()}`).toBe(0);
-      const goOn = `to go on: open Codex here and send your next prompt (the hooks resume ${third}), or \`baton run -w ${third}\` (Baton runs the agent)`;
+      const goOn = `to go on: send your next prompt in the Codex session if it is still open, else open Codex here and send one (the hooks resume ${third}), or \`baton run -w ${third}\` (Baton runs the agent)`;
       expect(paused.stdout).toContain(goOn);
       expect((await baton(['status', '-w', third])).stdout).toContain(goOn);
     } finally {
@@ -487,7 +487,7 @@ describe('an old conversation resumed while a new one works in the same worktree
     expect(paused.code, paused.stderr).toBe(0);
     expect(paused.stderr).toMatch(note);
     // and goes on most likely in the agent whose conversation it follows: said first, then `baton run`
-    const goOn = `to go on: open Claude Code here and send your next prompt (the hooks resume ${resumed}), or \`baton run -w ${resumed}\` (Baton runs the agent)`;
+    const goOn = `to go on: send your next prompt in the Claude Code session if it is still open, else open Claude Code here and send one (the hooks resume ${resumed}), or \`baton run -w ${resumed}\` (Baton runs the agent)`;
     expect(paused.stdout).toContain(goOn);
     expect((await baton(['status', '-w', resumed])).stdout).toContain(goOn);
     expect((await status(resumed)).workflow.status).toBe('paused');

@@ -103,6 +103,7 @@ type Status = {
   pause_waits_for: PauseWaits | null;
   /** The agent whose hooks follow it: how it goes on is said with it first. Absent from an older server. */
   following_agent?: string | null;
+  conversation_open?: boolean | null;
   /** The worktree's other incomplete workflows, when this one was taken for its conversation being at work last. */
   also_open?: AlsoOpen[];
   completes_at_next_start: string | null;
@@ -349,7 +350,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
                 [
                   s.queue
                     ? 'to go on: it is queued, so a worker takes it over and resumes it'
-                    : goOnLine(s.workflow.id, s.following_agent ?? null),
+                    : goOnLine(s.workflow.id, s.following_agent ?? null, s.conversation_open ?? null),
                 ]
               : []),
             // queued for the workers: whether one runs it, can take it, or nothing can (and what would)

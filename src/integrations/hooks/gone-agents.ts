@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import type { WorkflowState } from '../../core/index.js';
+import { followingAgent } from '../../core/agent-turn.js';
 import { isRunning, sameProcess, type AgentProcess } from './agent-process.js';
 import { hookLogPath, readHookLog, type TranscriptSeen } from './hook-log.js';
 
@@ -54,6 +55,29 @@ export function openSessionGone(home: string, s: WorkflowState): boolean {
   const agent = open?.ended_at === null ? open.agent : null;
   if (s.status !== 'in_progress' || !agent) return false;
   return goneAgents(home, s.worktree, s.id).some((g) => isConversationOf(g, agent));
+}
+
+/**
+ * Whether the conversation of the agent that follows a workflow (`followingAgent`) is still open, as this machine's
+ * hooks saw it: true while no SessionEnd came and the agent process that ran its hooks runs; false once it ended (a
+ * SessionEnd), a session start went on from it, or its process exited or went on to another conversation (Codex's
+ * `/new`); null when that is not known (its hooks recorded no process, as where processes cannot be seen, or ran on
+ * another machine). A pause ends the Baton session, not the conversation: how the person goes on depends on it.
+ */
+export function conversationOpen(home: string, s: WorkflowState): boolean | null {
+  const agent = followingAgent(s);
+  if (!agent) return null;
+  const seen = Object.entries(readHookLog(hookLogPath(home, s.worktree), s.worktree).transcripts);
+  const mine = seen.find(
+    ([path, t]) => (t.source ?? 'claude-code') === agent.name && basename(path).includes(agent.session_id),
+  )?.[1];
+  if (!mine) return null;
+  if (mine.ended || mine.taken_over || mine.workflow_id !== s.id) return false;
+  const proc = mine.agent_process;
+  if (!proc) return null;
+  // the same process ran a later conversation's hooks: it went on to that one
+  const movedOn = seen.some(([, t]) => t !== mine && sameProcess(t.agent_process, proc) && t.at > mine.at);
+  return movedOn ? false : isRunning(proc);
 }
 
 /** Whether a gone agent's conversation is the agent session given: its transcript's file is named after it. */

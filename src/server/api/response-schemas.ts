@@ -325,6 +325,8 @@ export const Status = z
       .nullable(),
     /** The agent whose hooks follow it (its name), null when none: a Resume starts no agent, its next session goes on. */
     following_agent: z.string().nullable(),
+    /** Whether that agent's conversation is still open (its next prompt goes on in it); null: not known. */
+    conversation_open: z.boolean().nullable(),
     /** Why the next new agent conversation here completes it as it stands (its session ended, or idle); null: not. */
     completes_at_next_start: z.string().nullable(),
     /** What alone keeps it from being over: its open errors (it would be, were they resolved); null: nothing alone. */
@@ -460,6 +462,8 @@ export const PauseResult = z
     warning: z.string().nullable(),
     /** The agent whose hooks follow the workflow (its name), null when none: the person goes on in that agent. */
     following_agent: z.string().nullable(),
+    /** Whether that agent's conversation is still open (its next prompt goes on in it); null: not known. */
+    conversation_open: z.boolean().nullable(),
   })
   .openapi('PauseResult');
 
