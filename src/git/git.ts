@@ -465,6 +465,7 @@ export async function captureGitState(dir: string, start: WorkSpan | null): Prom
   const now = asAtStart.length ? await blobHashes(dir, asAtStart) : {};
   for (const p of asAtStart) if (now[p] !== undefined && now[p] === before[p]) modified.delete(p);
   for (const f of committed) modified.add(f);
+  const recommitted = entries.changed.filter((p) => committed.has(p));
   const stat = (shortstat ?? '').trim();
   const untracked = entries.untracked ? `${entries.untracked} untracked` : '';
   const summary = dirty ? [stat, untracked].filter(Boolean).join(', ') : null;
@@ -485,6 +486,7 @@ export async function captureGitState(dir: string, start: WorkSpan | null): Prom
       has_uncommitted_changes: dirty,
       uncommitted_summary: summary,
       uncommitted_files: entries.changed,
+      ...(recommitted.length ? { changed_after_commit: recommitted } : {}),
       head_subject: headSubject,
       ...(block.length ? { baton_block: block } : {}),
       ...(start ? { work_commits: work ?? { listed: [], more: 0, began_at: start.at } } : {}),

@@ -246,7 +246,8 @@ export interface AlreadyDone {
   pushes_prs_more: number;
   /**
    * "edited src/a.ts": one entry per file with its last change (created and then edited is created), relative to the
-   * worktree, or to `files_under` for files outside it; "(uncommitted)" after one git shows changed since its commit.
+   * worktree, or to `files_under` for files outside it; "(uncommitted)" after one git shows changed since its commit,
+   * "(committed, then changed: uncommitted)" after one a commit of the workflow holds too (its creation, say).
    */
   files: string[];
   files_more: number;
@@ -360,6 +361,13 @@ export function alreadyDone(
         : { under: null, list: [], names: [] };
   // a file git shows changed since its last commit: a change under way as much as one done (Git State names it too)
   const dirty = new Set(snap.git_state?.uncommitted_files ?? []);
+  // and one a commit since the workflow began holds too: "created ... (uncommitted)" would read as no commit holding it
+  const recommitted = new Set(snap.git_state?.changed_after_commit ?? []);
+  const uncommitted = (path: string) => {
+    if (!dirty.has(path)) return '';
+    const where = otherCheckout ? 'uncommitted in its own checkout, not here' : 'uncommitted';
+    return recommitted.has(path) ? ` (committed, then changed: ${where})` : ` (${where})`;
+  };
   // files in a worktree the agent added: Git State reads only this worktree's git, so whether they are committed there
   // is not known here
   const added = worktree
@@ -371,8 +379,7 @@ export function alreadyDone(
   const elsewhere = added.findLast((w) => shown.list.some((f) => f.path.startsWith(`${w}/`))) ?? null;
   const shownFiles = shown.names.map(
     // read from another checkout (a teammate's): uncommitted there is not here
-    (name, i) =>
-      `${clip(name, 160)}${dirty.has(shown.list[i]!.path) ? (otherCheckout ? ' (uncommitted in its own checkout, not here)' : ' (uncommitted)') : ''}`,
+    (name, i) => `${clip(name, 160)}${uncommitted(shown.list[i]!.path)}`,
   );
   // a comment posted, a release, a migration: as much not to redo as a push, and kept as long
   const other = effects.filter((e) => e.kind === 'migration' || e.kind === 'other');

@@ -57,6 +57,11 @@ export const GitState = z.object({
    */
   uncommitted_files: z.array(z.string()).optional(),
   /**
+   * Those of `uncommitted_files` that a commit since the workflow began changed too: committed, then changed again
+   * (Already Done says so of a file the agent created: its creation is in a commit). Absent when none is.
+   */
+  changed_after_commit: z.array(z.string()).optional(),
+  /**
    * The files (CLAUDE.md, AGENTS.md) whose only change is Baton's instructions block, from `baton init`: not the
    * user's work, so in none of the lists above, nor in the summary (absent when there is none).
    */
