@@ -5,14 +5,27 @@ import { agentLabel, formatAgo, formatSpan } from '../core/index.js';
  * How a paused or interrupted workflow goes on, said by `baton pause` and `baton status` alike. One an agent's
  * conversation follows through the hooks (`following`, its agent's name) most likely goes on in that agent, which is
  * said first: at the next prompt of that conversation while it is open (`open`: a pause ends Baton's session, not the
- * agent's), else in a new one; not known (null), both are said. A workflow made by hand goes on with `baton run`, or
- * an agent the person starts on `baton resume`.
+ * agent's), else in a new one; not known (null), both are said. One whose work is over (`over`: paused once its tasks
+ * were done) is completed by a new conversation instead, which is said. A workflow made by hand goes on with `baton
+ * run`, or an agent the person starts on `baton resume`.
  */
-export function goOnLine(id: string, following: string | null = null, open: boolean | null = null): string {
+export function goOnLine(
+  id: string,
+  following: string | null = null,
+  open: boolean | null = null,
+  over = false,
+) {
   const run = `\`baton run -w ${id}\` (Baton runs the agent)`;
   if (!following)
     return `to go on: ${run} or \`baton resume -w ${id}\` (you start it; with the hooks, your next prompt resumes it)`;
   const agent = agentLabel(following);
+  if (over) {
+    const here =
+      open === false
+        ? ''
+        : `send your next prompt in the ${agent} session ${open ? 'still open here' : 'if it is still open'} (the hooks resume ${id}), or `;
+    return `to go on with it: ${here}${run}; a new ${agent} conversation here completes it instead and starts a new workflow (its work is over)`;
+  }
   const where =
     open === true
       ? `send your next prompt in the ${agent} session still open here`
@@ -29,7 +42,7 @@ export function goOnLine(id: string, following: string | null = null, open: bool
 export function pauseText(r: PauseResult, now: number): string {
   if (r.outcome === 'already_paused') return `${r.workflow_id} is already paused (snapshot ${r.snapshot_id})`;
   if (r.outcome === 'paused')
-    return `paused ${r.workflow_id} (snapshot ${r.snapshot_id})${r.warning ? `\nwarning: ${r.warning}` : ''}\n${goOnLine(r.workflow_id, r.following_agent, r.conversation_open)}`;
+    return `paused ${r.workflow_id} (snapshot ${r.snapshot_id})${r.warning ? `\nwarning: ${r.warning}` : ''}\n${goOnLine(r.workflow_id, r.following_agent, r.conversation_open, r.completes_at_next_start !== null)}`;
   // a turn under way is let finish: the agent's list may reach Baton only at its end (Codex's with the Stop)
   const tasks = `${r.waiting_for.join(', ')} ${r.waiting_for.length > 1 ? 'finish' : 'finishes'}`;
   const turn = r.waiting_for_turn

@@ -89,6 +89,8 @@ export interface PauseResult {
    * the machine that paused it saw it; null when not known.
    */
   conversation_open: boolean | null;
+  /** Why the next new agent conversation here completes it (`finishedWork`: paused once its work was done), or null. */
+  completes_at_next_start: string | null;
 }
 
 /** A task moved (start, done, fail, block, unblock, skip): the workflow's new status and the task. */

@@ -8,7 +8,7 @@ import {
   rebuild,
   submitWork,
 } from '../service/index.js';
-import { snapshotShown } from '../core/index.js';
+import { finishedWork, snapshotShown } from '../core/index.js';
 import { followingAgent } from '../core/agent-turn.js';
 import type { BatonClient, Channel, RecordInput, RecordResult, Ref, TaskAction } from './baton-client.js';
 import { workflowView } from './views.js';
@@ -174,6 +174,10 @@ export class LocalClient implements BatonClient {
       conversation_open: followingAgent(state)
         ? (this.service.options.conversationOpen?.(state) ?? null)
         : null,
+      completes_at_next_start: finishedWork(
+        state,
+        (this.service.options.now?.() ?? new Date()).toISOString(),
+      ),
     };
   }
 

@@ -337,10 +337,11 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
             ),
             // a transcript gone before Baton read it: said as `baton context` says what it could not read
             ...notRead.map((n) => `not read: ${n.path}: ${n.why} (moved: \`${n.command}\` reads it)`),
-            // its work is over and its conversation ended: said before the user wonders why it is still open
+            // its work is over and its conversation ended: said before the user wonders why it is still open (a paused
+            // one is completed only once resumed: its next new conversation does both)
             ...(!gone.length && s.completes_at_next_start
               ? [
-                  `work over: ${s.completes_at_next_start}, so the next new agent conversation here completes this workflow and starts a new one (\`baton complete\` completes it now)`,
+                  `work over: ${s.completes_at_next_start}, so the next new agent conversation here completes this workflow and starts a new one${s.workflow.status === 'paused' ? '' : ' (`baton complete` completes it now)'}`,
                 ]
               : []),
             // the work is done and its conversation ended, but an error is open: said, or the workflow stays open unexplained
@@ -350,7 +351,12 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
                 [
                   s.queue
                     ? 'to go on: it is queued, so a worker takes it over and resumes it'
-                    : goOnLine(s.workflow.id, s.following_agent ?? null, s.conversation_open ?? null),
+                    : goOnLine(
+                        s.workflow.id,
+                        s.following_agent ?? null,
+                        s.conversation_open ?? null,
+                        s.completes_at_next_start !== null,
+                      ),
                 ]
               : []),
             // queued for the workers: whether one runs it, can take it, or nothing can (and what would)

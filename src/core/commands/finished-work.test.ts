@@ -352,10 +352,24 @@ describe('finishedWork', () => {
       last_test_output_summary: '1 failed',
     });
     expect(finishedWork(failing.state, now)).toBeNull();
-    // paused by the user after the session ended: the session is not ended a second time
+    // paused with a task under way
+    const mid = next(followed(['completed', 'in_progress']));
+    pause(mid, {
+      reason: null,
+      trigger: 'pause',
+      force: true,
+      timeoutMs: 60_000,
+      git: { state: null, note: null },
+    });
+    expect(mid.state.status).toBe('paused');
+    expect(finishedWork(mid.state, now)).toBeNull();
+  });
+
+  it('is over once paused after every task was done, not when a task ended after the pause', () => {
+    // paused by the user after the session ended ("end of day"): the session is not ended a second time
     const pausing = next(ended(followed(['completed'])));
     pause(pausing, {
-      reason: null,
+      reason: 'end of day',
       trigger: 'pause',
       force: false,
       timeoutMs: 60_000,
@@ -363,7 +377,21 @@ describe('finishedWork', () => {
     });
     expect(pausing.state.status).toBe('paused');
     expect(pausing.events.filter((e) => e.type === 'session.ended')).toEqual([]);
-    expect(finishedWork(pausing.state, now)).toBeNull();
+    expect(finishedWork(pausing.state, now)).toBe(
+      'its task is done and it was paused after that (end of day)',
+    );
+    // a task that ended after the pause was under way when it took effect: the pause held it, and is resumed
+    const later = new Date(Date.parse(pausing.state.paused_at!) + 1000).toISOString();
+    const endedLater = {
+      ...pausing.state,
+      tasks: pausing.state.tasks.map((t) => ({ ...t, ended_at: later })),
+    };
+    expect(finishedWork(endedLater, now)).toBeNull();
+    // completing it leaves the pause first: the status machine completes a workflow in progress only
+    const finishing = next(pausing.state);
+    expect(finishWork(finishing)).toBe('its task is done and it was paused after that (end of day)');
+    expect(finishing.events.map((e) => e.type)).toEqual(['workflow.resumed', 'workflow.completed']);
+    expect(finishing.state.status).toBe('completed');
   });
 });
 

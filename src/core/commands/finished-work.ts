@@ -41,10 +41,13 @@ export type ConversationsOver = Readonly<Record<string, string>>;
  * reason names them. An API failure the work went on past is no such error (`errorsHoldingWork`); one that cut off the
  * last turn holds it. A new conversation (or a `/clear`) then starts a new workflow (shown what the finished one did)
  * instead of being told to continue finished work; a compaction, a `--resume`, a task left open, a request the agent
- * never answered or an error met after the agent's last answer continue this one.
+ * never answered or an error met after the agent's last answer continue this one. A workflow paused once every task of
+ * its list was done (`pausedOnceDone`: "end of day" after the work) is over the same way, its pause its end: the pause
+ * held nothing back; one paused with a task under way is resumed.
  */
 export function finishedWork(s: WorkflowState, now: string, over: ConversationsOver = {}): string | null {
-  if (!s.auto_tracked || s.status !== 'in_progress' || s.pause_requested) return null;
+  if (!s.auto_tracked || s.pause_requested) return null;
+  if (s.status !== 'in_progress' && !pausedOnceDone(s)) return null;
   const done = workDone(s);
   if (done === null) return null;
   if (s.test_state && (failingCount(s.test_state) > 0 || s.test_state.not_run_again)) return null;
@@ -62,17 +65,31 @@ export function finishedWork(s: WorkflowState, now: string, over: ConversationsO
   const idle = Date.parse(now) - Date.parse(s.updated_at);
   // a conversation that is over but whose turn never ended was cut off: the next session is told so instead
   const why = last?.agent ? over[last.agent.session_id] : undefined;
-  const ended = last?.ended_at
-    ? (last.end_reason ?? 'its last session ended')
-    : last?.agent && why && turnOver(s) !== false
-      ? `${agentLabel(last.agent.name)} session ${last.agent.session_id} is over (${why})`
-      : null;
+  const ended =
+    s.status === 'paused'
+      ? `it was paused after that${s.pause_reason ? ` (${s.pause_reason})` : ''}`
+      : last?.ended_at
+        ? (last.end_reason ?? 'its last session ended')
+        : last?.agent && why && turnOver(s) !== false
+          ? `${agentLabel(last.agent.name)} session ${last.agent.session_id} is over (${why})`
+          : null;
   const stopped =
     ended ??
     (idle >= FINISHED_IDLE_MS ? `nothing happened in it for ${Math.floor(idle / 60_000)} min` : null);
   if (stopped === null) return null;
   if (held.n === 0) return `${done} and ${stopped}`;
   return wentOnPast(s, held.errors) ? `${done} and ${stopped}; ${leftOpen(held.errors, held.n)}` : null;
+}
+
+/**
+ * Paused with no task of the agent's list under way, nor ended since (a task in progress when the pause took effect
+ * would end after it): the pause came once the work of its list was done. Without a list, what was under way is not
+ * known: such a pause is resumed.
+ */
+function pausedOnceDone(s: WorkflowState): boolean {
+  const at = s.paused_at;
+  if (s.status !== 'paused' || at === null || !s.tasks.length) return false;
+  return s.tasks.every((t) => t.status !== 'in_progress' && (t.ended_at === null || t.ended_at <= at));
 }
 
 /**
@@ -172,6 +189,12 @@ function waitsOnUser(s: WorkflowState): boolean {
 export function finishWork(d: Draft, over: ConversationsOver = {}): string | null {
   const why = finishedWork(d.state, d.ctx.now, over);
   if (why === null) return null;
+  // a paused one leaves its pause first (the status machine completes only a workflow in progress), as it was
+  if (d.state.status === 'paused')
+    d.emit({
+      type: 'workflow.resumed',
+      data: { from_snapshot_id: d.state.last_snapshot?.id ?? null, warnings: d.state.warnings },
+    });
   assertTransition(d.state.status, 'completed', 'complete the workflow');
   d.emit({ type: 'workflow.completed', data: { reason: why } });
   endOpenSession(d, 'completed', null);

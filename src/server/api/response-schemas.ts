@@ -464,6 +464,8 @@ export const PauseResult = z
     following_agent: z.string().nullable(),
     /** Whether that agent's conversation is still open (its next prompt goes on in it); null: not known. */
     conversation_open: z.boolean().nullable(),
+    /** Why the next new agent conversation here completes it (paused once its work was done); null: it resumes it. */
+    completes_at_next_start: z.string().nullable(),
   })
   .openapi('PauseResult');
 
