@@ -486,8 +486,9 @@ describe('an old conversation resumed while a new one works in the same worktree
     const paused = await baton(['pause', '--reason', 'end of day']);
     expect(paused.code, paused.stderr).toBe(0);
     expect(paused.stderr).toMatch(note);
-    // and goes on most likely in the agent whose conversation it follows: said first, then `baton run`
-    const goOn = `to go on: send your next prompt in the Claude Code session if it is still open, else open Claude Code here and send one (the hooks resume ${resumed}), or \`baton run -w ${resumed}\` (Baton runs the agent)`;
+    // and goes on most likely in the agent whose conversation it follows: said first, then `baton run`; its tasks all
+    // done before the pause, a new conversation completes it rather than going on with it
+    const goOn = `to go on with it: send your next prompt in the Claude Code session if it is still open (the hooks resume ${resumed}), or \`baton run -w ${resumed}\` (Baton runs the agent); a new Claude Code conversation here completes it instead and starts a new workflow (its work is over)`;
     expect(paused.stdout).toContain(goOn);
     expect((await baton(['status', '-w', resumed])).stdout).toContain(goOn);
     expect((await status(resumed)).workflow.status).toBe('paused');
