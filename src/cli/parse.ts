@@ -2,11 +2,14 @@ import { invalidInput, nextTaskId, type TaskSpecInput } from '../core/index.js';
 
 const depList = /^[A-Za-z0-9][A-Za-z0-9._-]*(,[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
 
+/** A task as a person types it: its id may be left out. */
+type TypedTask = Omit<TaskSpecInput, 'id'> & { id?: string };
+
 /**
  * A task as typed: `ID:Title[:DEP,DEP]` (a title may itself hold colons when no dependency list follows), or a title
  * alone (no ":"), whose id is then chosen for it (`nextTaskId`).
  */
-export function parseTaskSpec(text: string): Omit<TaskSpecInput, 'id'> & { id?: string } {
+export function parseTaskSpec(text: string): TypedTask {
   const parts = text.split(':');
   if (parts.length === 1) {
     if (!text.trim())
@@ -24,7 +27,7 @@ export function parseTaskSpec(text: string): Omit<TaskSpecInput, 'id'> & { id?: 
 }
 
 /** Tasks typed as a title alone take the next free `T<n>` ids, in the order given. */
-export function withTaskIds(tasks: (Omit<TaskSpecInput, 'id'> & { id?: string })[]): TaskSpecInput[] {
+export function withTaskIds(tasks: TypedTask[]): TaskSpecInput[] {
   const ids = tasks.flatMap((t) => (t.id ? [t.id] : []));
   return tasks.map((t) => {
     if (t.id) return { ...t, id: t.id };

@@ -16,6 +16,22 @@ import { holdWriteLock, releaseLocks } from '../helpers/sqlite-lock.js';
 type Json = Record<string, any>;
 
 /** A repository whose first Claude Code session, followed by the hooks, left a workflow in progress in SQLite. */
+/** `baton init --save-database` with a new team SQLite file: the store in use from now on. Its path. */
+async function saveTeamDatabase(
+  baton: Awaited<ReturnType<typeof workflowInSqlite>>['baton'],
+): Promise<string> {
+  const team = join(tempDir('baton-team-'), 'team.db');
+  const saved = await baton(
+    ['init', '--agent', 'claude-code', '--command', 'baton', '--save-database'],
+    undefined,
+    {
+      BATON_DATABASE_URL: team,
+    },
+  );
+  expect(saved.code, saved.stderr).toBe(0);
+  return team;
+}
+
 async function workflowInSqlite() {
   const w = hookWorkspace({ CLAUDE_CONFIG_DIR: undefined, CODEX_HOME: undefined });
   const transcript = join(tempDir('baton-transcript-'), 'S1.jsonl');
@@ -123,14 +139,7 @@ describe('moving a repository to the team database', () => {
 
   it('doctor names a followed workflow no store here holds, with its run folder to import it from', async () => {
     const { baton, repo, env, id, sqlite, nextSession } = await workflowInSqlite();
-    const team = join(tempDir('baton-team-'), 'team.db');
-    expect(
-      (
-        await baton(['init', '--agent', 'claude-code', '--command', 'baton', '--save-database'], undefined, {
-          BATON_DATABASE_URL: team,
-        })
-      ).code,
-    ).toBe(0);
+    const team = await saveTeamDatabase(baton);
     // the old store is gone (deleted, or another machine's): the repository's run folder still holds the workflow
     rmSync(sqlite);
     const doctor = await baton(['doctor']);
@@ -145,14 +154,7 @@ describe('moving a repository to the team database', () => {
 
   it('doctor says a default store it cannot read could not be read, not that the workflow is in another store', async () => {
     const { baton, repo, env, id, sqlite } = await workflowInSqlite();
-    const team = join(tempDir('baton-team-'), 'team.db');
-    expect(
-      (
-        await baton(['init', '--agent', 'claude-code', '--command', 'baton', '--save-database'], undefined, {
-          BATON_DATABASE_URL: team,
-        })
-      ).code,
-    ).toBe(0);
+    const team = await saveTeamDatabase(baton);
     // the default file damaged (a disk error, a copy cut short): it may still hold the workflow, once mended
     renameSync(sqlite, `${sqlite}.good`);
     writeFileSync(sqlite, 'not a database, not at all: '.repeat(200));
