@@ -1,39 +1,18 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { batonBin } from '../helpers/cli.js';
 import { agentWorkspace, fakeClaude } from '../helpers/agent-workspace.js';
-import { hermeticEnv } from '../helpers/hermetic-env.js';
+import { startDaemonProcess, type DaemonProcess } from '../helpers/raw-http.js';
 
 // `baton run` on an agent host whose capabilities cannot be read takes it as one that cannot resume the agent's own
 // session (after a crash, a fresh session with the briefing): it says so with the error, never in silence.
 
-const children: ChildProcess[] = [];
+const daemons: DaemonProcess[] = [];
 const servers: Server[] = [];
-afterEach(() => {
-  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+afterEach(async () => {
   for (const s of servers.splice(0)) s.close();
+  await Promise.all(daemons.splice(0).map((d) => d.stop()));
 });
-
-/** `baton executor serve` on any port, with the agents' environment; resolves to its URL once it listens. */
-async function startDaemon(cwd: string, env: Record<string, string>) {
-  const child = spawn(process.execPath, [batonBin, 'executor', 'serve', '--port', '0'], {
-    cwd,
-    env: hermeticEnv(env),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  return new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m?.[1]) resolve(m[1]);
-    });
-    child.once('exit', (c) => reject(new Error(`executor serve exited with ${c}: ${out}`)));
-  });
-}
 
 /** A proxy in front of the agent host that answers GET /capabilities with a 503, and passes everything else on. */
 async function capabilitiesDown(target: string): Promise<string> {
@@ -68,7 +47,9 @@ describe('baton run on an agent host whose capabilities cannot be read', () => {
   it('says so, with the error and what it assumed, and records the session as one that cannot resume', async () => {
     const ws = agentWorkspace({ BATON_AGENT_BIN: fakeClaude });
     expect((await ws.create()).code).toBe(0);
-    const url = await capabilitiesDown(await startDaemon(ws.repo, ws.env));
+    const daemon = await startDaemonProcess(ws.env.BATON_HOME!, { env: ws.env });
+    daemons.push(daemon);
+    const url = await capabilitiesDown(daemon.url);
     const run = await ws.said([
       'run',
       '--agent',
