@@ -3,10 +3,11 @@ import { configDefaults, defineConfig } from 'vitest/config';
 /**
  * The suites of agents Baton runs itself, unattended (`baton run` and its agent runtime, its executors local, remote
  * and Docker, workers sharing a queue), of the dashboard in Chromium, of the package packed and installed, and the
- * engine's long harnesses (crashes, power loss, property folds, races). They take about two fifths of the whole run on
- * the 2-core machine, so `npm test` (the service, the CLI, the hooks that follow the agents you run, the briefing,
- * storage, the server's API, the runtime's units in test/runtime) leaves them, and the hooks that wait out a store or
- * server that does not answer, to `npm run test:slow`; `.ci/run` runs both, a bare `npx vitest run` everything.
+ * engine's long harnesses (crashes, power loss, property folds, races). They take about half of the whole run on the
+ * 2-core machine, so `npm test` (the service, the CLI, the hooks that follow the agents you run, the briefing, storage,
+ * the server's API, the runtime's units in test/runtime) leaves them, the hooks that wait out a store or server that
+ * does not answer, and the stories of several conversations on one worktree, to `npm run test:slow`; `.ci/run` runs
+ * both, a bare `npx vitest run` everything.
  */
 const slow = [
   'test/e2e/run-*.test.ts',
@@ -38,6 +39,15 @@ const slow = [
   // the CLI's core walk-through against a real `baton serve` (about 95 s of file time); npm test walks it through over
   // the local store, and keeps the server's API suites and the commands other suites run over a server
   'test/e2e/cli-core-server.test.ts',
+  // the stories of several conversations on one worktree, each test many hooks long (about 280 s of file time): a
+  // conversation cut off (its agent killed) and the next one, a turn killed midway read later, a conversation reopened
+  // after its workflow completed while another works, conversations on other branches and worktrees; npm test keeps
+  // each hook's own behaviour (hooks, hook-payloads), issue 11's journey (continuity-journey) and a turn cut off
+  // (cut-off-turn)
+  'test/e2e/agent-liveness.test.ts',
+  'test/e2e/transcript-unread.test.ts',
+  'test/e2e/resumed-after-completion.test.ts',
+  'test/e2e/branch-workflows.test.ts',
 ];
 
 export default defineConfig({
