@@ -481,9 +481,9 @@ export function cliCoreSuite(mode: CliMode): void {
       writeFileSync(plan, '# Checkout rewrite\n\nWe rewrite the checkout.\n');
       const prose = await b('create', '--title', 'Prose', '--plan', plan);
       expect(prose.code, prose.stderr).toBe(0);
-      expect(prose.stdout).toMatch(/tasks: 0\/0 done/);
+      expect(prose.stdout).toMatch(/ {3}tasks: none$/m);
       expect(prose.stdout).toMatch(
-        /^no task: the plan \S+ has no list .* add tasks with `baton task add ID:Title -w wf-\S+`, or create with --task or --tasks-file$/m,
+        /^no task: the plan \S+ has no list .* add tasks with `baton task add "<title>" -w wf-\S+`, or create with --task or --tasks-file$/m,
       );
       // tasks given: the plan is the agent's to read, its list not taken as tasks, and that is said
       writeFileSync(plan, '1. Cart model\n2. Price rules\n');

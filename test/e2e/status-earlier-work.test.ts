@@ -28,7 +28,7 @@ describe('baton status of a workflow that went on from an earlier one', () => {
     );
     const status = await baton(['status']);
     expect(status.code).toBe(0);
-    expect(status.stdout).toContain('tasks: 0/0 done');
+    expect(status.stdout).toContain('tasks: none (the agent made no task list');
     expect(status.stdout).toContain(
       `earlier: ${first} "Add subtract to calc.js", completed before the conversation this workflow follows began (\`baton context -w ${first}\` shows what it did)`,
     );

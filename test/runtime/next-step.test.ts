@@ -56,7 +56,7 @@ describe('how a run that ended short of finishing says to go on', () => {
     );
     const empty = await fresh([]);
     expect(nextStep(await svc.resolve({ workflowId: empty }), report(), cmd)).toBe(
-      `the workflow has no tasks: add them with \`baton task add ID:Title -w ${empty}\`, then \`baton run -w wf-x --agent codex\``,
+      `the workflow has no tasks: add them with \`baton task add "<title>" -w ${empty}\`, then \`baton run -w wf-x --agent codex\``,
     );
   });
 

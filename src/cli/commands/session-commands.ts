@@ -130,6 +130,31 @@ function earlierWords(e: NonNullable<Status['workflow']['earlier']>): string {
   return `${e.workflow_id} "${e.title}", ${how} (\`baton context -w ${e.workflow_id}\` shows what it did)`;
 }
 
+/** The tasks line: done of all, then what the rest are (left open, left behind, in progress), or why there are none. */
+function tasksWords(s: Status): string {
+  const c = s.counts.tasks;
+  if (!c.total) return noTasksWords(s);
+  const rest = s.left_open.length
+    ? // a finished workflow's tasks not done are nobody's work now: left open, not in progress
+      `${s.left_open.length} left open (${s.left_open.map((t) => t.id).join(', ')})`
+    : c.left_behind
+      ? // tasks left from an earlier plan are not under way: counted apart (the "left behind:" line names them)
+        `${c.left_behind} left behind`
+      : `${c.in_progress} in progress${s.probably_done.length ? ` (${s.probably_done.length} probably done)` : ''}`;
+  return `${progressLabel(c)}, ${rest}${c.blocked ? `, ${c.blocked} blocked` : ''}`;
+}
+
+/**
+ * Why a workflow has no task, and where tasks come from. Codex's plan (`update_plan`) reaches Baton with the rollout's
+ * import at the end of each turn, so a Codex turn under way has none yet whatever it planned.
+ */
+function noTasksWords(s: Status): string {
+  if (s.following_agent === 'codex' && s.turn_under_way)
+    return "none yet (Codex's plan is read when its turn ends)";
+  if (s.following_agent) return 'none (the agent made no task list; `baton task add <title>` adds one)';
+  return 'none (`baton task add <title>` adds one)';
+}
+
 /** Who drives the workflow (its lease): the command, where it runs, whether it is alive, its last heartbeat. */
 function driverLine(d: NonNullable<Status['driver']>, now: number): string {
   const state =
@@ -291,15 +316,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
             `${s.workflow.id}  ${s.workflow.title}`,
             ...(s.git_conflict ? [`git: ${s.git_conflict.words}`] : []),
             `status: ${s.workflow.status}${s.workflow.pause_requested ? ` (${pauseRequestedWords(s.pause_waits_for)}${s.workflow.pause_overdue ? ', overdue' : ''})` : ''}${s.workflow.pause_reason ? ` - ${s.workflow.pause_reason}` : ''}`,
-            `session: ${s.workflow.session_count}   tasks: ${progressLabel(s.counts.tasks)}, ${
-              // a finished workflow's tasks not done are nobody's work now: left open, not in progress
-              s.left_open.length
-                ? `${s.left_open.length} left open (${s.left_open.map((t) => t.id).join(', ')})`
-                : // tasks left from an earlier plan are not under way: counted apart (the "left behind:" line names them)
-                  s.counts.tasks.left_behind
-                  ? `${s.counts.tasks.left_behind} left behind`
-                  : `${s.counts.tasks.in_progress} in progress${s.probably_done.length ? ` (${s.probably_done.length} probably done)` : ''}`
-            }${s.counts.tasks.blocked ? `, ${s.counts.tasks.blocked} blocked` : ''}`,
+            `session: ${s.workflow.session_count}   tasks: ${tasksWords(s)}`,
             // a failed or blocked task, with why: what the user has to look at before going on
             ...s.tasks
               .filter((t) => t.status === 'failed' || t.status === 'blocked')

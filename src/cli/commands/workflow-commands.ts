@@ -29,7 +29,7 @@ import { takenRef } from '../taken-workflow.js';
 const describe = (w: WorkflowView) =>
   [
     `${w.id}  ${w.title}`,
-    `  status: ${w.status}${w.pause_requested ? ' (pause requested)' : ''}   sessions: ${w.session_count}   tasks: ${progressLabel(w.counts)}`,
+    `  status: ${w.status}${w.pause_requested ? ' (pause requested)' : ''}   sessions: ${w.session_count}   tasks: ${w.counts.total ? progressLabel(w.counts) : 'none'}`,
     `  worktree: ${w.worktree}`,
     ...w.tasks.map(
       (t) =>
@@ -64,7 +64,7 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
     .command('create [title]')
     .description('create a workflow in the current worktree: `baton create "Add login"` (or --title)')
     .option('--title <title>', 'what the workflow is about (the same as the title argument)')
-    .option('--task <ID:Title[:DEP,DEP]>', 'a task (repeatable)', collect, [])
+    .option('--task <task>', 'a task: a title, or ID:Title[:DEP,DEP] (repeatable)', collect, [])
     .option('--tasks-file <path>', 'tasks as JSON: [{"id","title","description","deps","lane"}]')
     .option('--issue-id <id>', 'the issue id')
     .option('--issue-title <title>', 'the issue title (default: the title)')
@@ -122,7 +122,7 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
           const said = read
             ? `${counted(read.tasks.length, 'task')} read from the list in ${read.from === 'plan' ? from : 'the issue description'}${read.done.length ? ` (${read.done.length} checked there: done)` : ''}`
             : !tasks.length && (plan.trim() || issue?.description.trim())
-              ? `no task: ${from} has no list (numbered, - or * items, a - [ ] checklist), so it is kept as text only; add tasks with \`baton task add ID:Title -w ${w.id}\`, or create with --task or --tasks-file`
+              ? `no task: ${from} has no list (numbered, - or * items, a - [ ] checklist), so it is kept as text only; add tasks with \`baton task add "<title>" -w ${w.id}\`, or create with --task or --tasks-file`
               : null;
           print({ id: w.id, workflow: w, ...(read ? { tasks_from: read.from } : {}) }, () =>
             [`created ${describe(w)}`, ...(said ? [said] : [])].join('\n'),

@@ -33,7 +33,7 @@ export function nextStep(
     return `usage limit (resets at ${when}): go on then with ${go}${limit.resets_at && !autoResume ? ', or add --auto-resume to wait for it' : ''}`;
   }
   if (!s.tasks.length)
-    return `the workflow has no tasks: add them with \`baton task add ID:Title -w ${s.id}\`, then ${go}`;
+    return `the workflow has no tasks: add them with \`baton task add "<title>" -w ${s.id}\`, then ${go}`;
   const next = nextTask(s.tasks);
   if (next) {
     const how =
