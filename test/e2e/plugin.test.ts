@@ -181,7 +181,7 @@ describe('the Claude Code plugin', () => {
     const status = (await runCli(['status', '--json'], { cwd: repo, env })).json<Record<string, any>>();
     // the transcript's turns were said before the prompt the hook saw: its first is the issue, the hook's prompt the
     // latest request, which the briefing keeps
-    expect(status.workflow.issue.title).toMatch(/^ultrathink there is logic that tracks files/);
+    expect(status.workflow.issue.title).toMatch(/^there is logic that tracks files/);
     const briefing = (await runCli(['context', '--budget', '1500'], { cwd: repo, env })).stdout;
     expect(briefing).toContain('"Ship Baton as a Claude Code plugin"');
     // The hook's TodoWrite is the newest list (it runs now; the transcript's own lists were made months before): the

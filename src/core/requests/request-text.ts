@@ -74,15 +74,24 @@ export function clipRequest(text: string): string {
 const asRead = (line: string) => bareLinks(line).replace(/\[([^\]\n]+)\]\([^)\s]+\)/g, '$1');
 
 /**
+ * Words a request may open with that say nothing of its work: Claude Code's thinking keywords ("ultrathink ...",
+ * "think hard: ..."), a greeting ("hi claude, ...").
+ */
+const noWorkLead =
+  /^(?:(?:ultrathink|megathink|think (?:hard|harder|deeply))\b[\s,.:;!-]*|(?:hi|hello|hey)(?: there| claude| codex)?\s*[,!.:-]\s*)+/i;
+
+/**
  * A title for a request: its first non-empty line (of its task section, when a coordinator's prompt has one), markdown
- * heading marks dropped and links as they read, cut at a word near 80 characters.
+ * heading marks dropped, links as they read and the opening words that say nothing of the work left out, cut at a word
+ * near 80 characters.
  */
 export function requestTitle(text: string): string {
-  const line =
+  const first =
     askOf(text)
       .split('\n')
       .map((l) => asRead(l.replace(/^\s*#+\s*/, '')).trim())
       .find((l) => l.length > 0) ?? 'request';
+  const line = first.replace(noWorkLead, '') || first;
   if (line.length <= TITLE_MAX_CHARS) return line;
   const cut = line.slice(0, TITLE_MAX_CHARS - 1);
   const space = cut.lastIndexOf(' ');

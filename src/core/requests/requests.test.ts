@@ -236,6 +236,17 @@ describe('user requests', () => {
     expect(requestTitle('review [#1075](https://github.com/jdx/hk/pull/1075) again')).toBe(
       'review #1075 again',
     );
+    // the opening words that say nothing of the work: Claude Code's thinking keyword, a greeting
+    expect(requestTitle('ultrathink there is logic that tracks files in the claude folder')).toBe(
+      'there is logic that tracks files in the claude folder',
+    );
+    expect(requestTitle('Hi Claude, add a power function to calc.js')).toBe(
+      'add a power function to calc.js',
+    );
+    expect(requestTitle('think hard: why does the build fail?')).toBe('why does the build fail?');
+    // and nothing but them stays the title
+    expect(requestTitle('hello!')).toBe('hello!');
+    expect(requestTitle('highlight the errors')).toBe('highlight the errors');
     const long = 'word '.repeat(40);
     const t = requestTitle(long);
     expect(t.length).toBeLessThanOrEqual(80);
