@@ -56,7 +56,11 @@ describe('continuity by default: baton init, then Claude Code as usual', () => {
 
     const s1 = await status();
     expect(s1.workflow.issue.title.length).toBeGreaterThan(0);
-    expect(prompt.startsWith(s1.workflow.issue.title.replace(/…$/, '').slice(0, 40))).toBe(true);
+    // the prompt's first line, without its opening "ultrathink" (a thinking keyword, nothing of the work)
+    expect(prompt).toMatch(/^ultrathink /);
+    expect(
+      prompt.slice('ultrathink '.length).startsWith(s1.workflow.issue.title.replace(/…$/, '').slice(0, 40)),
+    ).toBe(true);
     expect(taskRows(s1)).toEqual([
       ['Review current session tracking implementation', 'done'],
       ['Search ~/.claude folders for /clear command patterns', 'done'],
