@@ -36,6 +36,22 @@ export function goOnLine(
 }
 
 /**
+ * How a workflow an agent's hooks follow goes on once `baton resume` started its next session: a resume starts no
+ * agent, and the briefing it prints is for one the person starts; that agent's conversation still open here takes it
+ * up at its next prompt, or a new one at its start (`open`, as for `goOnLine`).
+ */
+export function resumedGoOnLine(id: string, following: string, open: boolean | null) {
+  const agent = agentLabel(following);
+  const where =
+    open === true
+      ? `send your next prompt in the ${agent} session still open here`
+      : open === false
+        ? `open ${agent} here and send a prompt`
+        : `send your next prompt in the ${agent} session if it is still open, else open ${agent} here and send one`;
+  return `to go on: ${where}: its hooks follow ${id} and go on with this session (the briefing below is for an agent you start yourself)`;
+}
+
+/**
  * What `baton pause` says: paused, already paused, or what the requested pause waits for; asked again while a request
  * waits, that the first request stands (its reason, how long ago it was made) and a new reason was not recorded.
  */

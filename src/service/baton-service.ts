@@ -66,6 +66,7 @@ import { Queries } from './queries.js';
 import { AgentSessions } from './agent-sessions.js';
 import { Resumer, type PersonResumeResult, type ResumeResult } from './resumer.js';
 import { nextStep } from './next-step.js';
+import { followingAgent } from '../core/agent-turn.js';
 import { closeEnded, requeuePaused } from './work-submit.js';
 import {
   askWhichRun,
@@ -614,9 +615,22 @@ export class BatonService {
   }
 
   /**
+   * The agent whose hooks follow a resumed workflow and whether its conversation is still open: a resume starts no
+   * agent, so the person goes on by prompting that conversation, or by opening the agent again.
+   */
+  private followedBy(s: WorkflowState): Pick<ResumeResult, 'following_agent' | 'conversation_open'> {
+    const agent = followingAgent(s);
+    return {
+      following_agent: agent?.name ?? null,
+      conversation_open: agent ? (this.options.conversationOpen?.(s) ?? null) : null,
+    };
+  }
+
+  /**
    * A person's resume (the CLI, the API and the dashboard, the MCP tool): a pause requested and still waiting is
-   * withdrawn, and the workflow goes on; otherwise `resume`, with the work a worker ran queued again. A pause past its
-   * timeout has taken effect first (as for any command): that one is resumed.
+   * withdrawn, and the workflow goes on; otherwise `resume`, with the work a worker ran queued again, and the agent
+   * whose hooks follow it (`followedBy`). A pause past its timeout has taken effect first (as for any command): that
+   * one is resumed.
    */
   async resumeOrWithdraw(ref: WorkflowRef): Promise<PersonResumeResult> {
     const s = await this.resolve(ref, askWhichRun);
@@ -633,7 +647,8 @@ export class BatonService {
         };
       }
     }
-    return { outcome: 'resumed', ...(await this.resume(id, { requeue: true })) };
+    const r = await this.resume(id, { requeue: true });
+    return { outcome: 'resumed', ...r, ...this.followedBy(await this.runner.load(r.workflow_id)) };
   }
 
   /**

@@ -39,6 +39,13 @@ export interface ResumeResult {
   requeued?: boolean;
   /** What runs the resumed workflow when nothing does by itself (`baton run -w ...`); null when something does. */
   next_step?: NextStep | null;
+  /**
+   * The agent whose hooks follow the resumed workflow (`followingAgent`), null when none: its next prompt (or session)
+   * goes on with the session the resume started, which no agent runs yet.
+   */
+  following_agent?: string | null;
+  /** Whether that agent's conversation is still open (`ServiceOptions.conversationOpen`); null: not known. */
+  conversation_open?: boolean | null;
 }
 
 /**

@@ -51,6 +51,50 @@ describe('how a paused workflow goes on', () => {
     }
   });
 
+  it('has `baton resume` of a paused workflow say that the agent conversation the hooks follow goes on with it', async () => {
+    const ws = hookWorkspace();
+    const { baton, repo, env } = ws;
+    const { hook, todo } = stepsSession(ws);
+    const transcript = join(tempDir('baton-transcript-'), 'S1.jsonl');
+    writeFileSync(transcript, '');
+    await hook('SessionStart', { source: 'startup', transcript_path: transcript });
+    await hook('UserPromptSubmit', { prompt: 'Add subtract to calc.js', transcript_path: transcript });
+    await todo('t1', 'completed', 'in_progress');
+    const agent = await standInAgent(repo, env)('Stop', {
+      session_id: 'S1',
+      transcript_path: transcript,
+      stop_hook_active: false,
+      last_assistant_message: 'Subtract is in; its test comes next.',
+    });
+    try {
+      expect((await baton(['pause', '--reason', 'end of day'])).code).toBe(0);
+      // the README's step after a pause: it starts Baton's next session, but no agent, and prints a briefing
+      const resumed = await baton(['resume']);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      const id = /^resumed (\S+):/m.exec(resumed.stdout)?.[1];
+      expect(resumed.stdout).toContain(
+        `to go on: send your next prompt in the Claude Code session still open here: its hooks follow ${id} and go on with this session (the briefing below is for an agent you start yourself)`,
+      );
+      const json = (await baton(['pause', '--force', '--json'])).json<{ status: string }>();
+      expect(json.status).toBe('paused');
+      const again = (await baton(['resume', '--json'])).json<{
+        following_agent: string | null;
+        conversation_open: boolean | null;
+      }>();
+      expect(again).toMatchObject({ following_agent: 'claude-code', conversation_open: true });
+
+      // the conversation is gone (a closed terminal): a new one goes on with it
+      expect((await baton(['pause', '--force'])).code).toBe(0);
+      process.kill(agent.pid, 'SIGKILL');
+      await until('the agent process to be gone', () => !pidAlive(agent.pid));
+      expect((await baton(['resume'])).stdout).toContain(
+        `to go on: open Claude Code here and send a prompt: its hooks follow ${id} and go on with this session`,
+      );
+    } finally {
+      if (pidAlive(agent.pid)) process.kill(agent.pid, 'SIGKILL');
+    }
+  });
+
   it('says both ways for a Codex conversation whose process is not known, and to open Codex once it ended', async () => {
     const { repo, baton } = hookWorkspace();
     expect((await baton(['init', '--agent', 'codex'])).code).toBe(0);

@@ -44,7 +44,7 @@ import { table } from '../output.js';
 import { snapshotsTable, snapshotText } from '../snapshot-table.js';
 import { detailsText } from '../details-text.js';
 import { usageLine } from '../usage-line.js';
-import { goOnLine, pauseText, pauseWithdrawnText } from '../pause-text.js';
+import { goOnLine, pauseText, pauseWithdrawnText, resumedGoOnLine } from '../pause-text.js';
 import { catchUpFollowed } from '../../integrations/hooks/followed-catch-up.js';
 import { sayAlsoOpen, takenRef } from '../taken-workflow.js';
 import {
@@ -178,6 +178,10 @@ export const resumeText = (r: ResumeResult) =>
       : []),
     // nothing runs the session it started (a workflow `baton run` drives): what does
     ...(r.next_step?.command ? [`to go on: ${nextStepText(r.next_step)}`] : []),
+    // one an agent's hooks follow goes on in that agent, not in one the person starts with the briefing below
+    ...(!r.next_step?.command && r.following_agent
+      ? [resumedGoOnLine(r.workflow_id, r.following_agent, r.conversation_open ?? null)]
+      : []),
     // the report's Warnings section says them: once is enough (--json keeps `warnings`)
     r.next_task ? `next task: ${r.next_task.id} ${r.next_task.title}` : 'no runnable task',
     '',

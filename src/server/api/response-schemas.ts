@@ -492,6 +492,13 @@ export const ResumeResult = z
       description:
         'nothing runs the resumed workflow by itself (`baton run` drives it): the command that does; null when something does',
     }),
+    following_agent: z.string().nullable().optional().openapi({
+      description:
+        "the agent whose hooks follow the workflow: that agent's next prompt or session goes on with it; null when none",
+    }),
+    conversation_open: z.boolean().nullable().optional().openapi({
+      description: "whether that agent's conversation is still open on this machine; null when not known",
+    }),
   })
   .openapi('ResumeResult');
 
