@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { codexHookEvents, hookEventsFor, isHookEvent } from '../hooks/hook-payload.js';
 import type { HookRecord } from '../hooks/hook-log.js';
+import { unheardClaudeHooks } from './unheard-hooks.js';
 import {
   hookFailureClears,
   hookFailureKind,
@@ -516,6 +517,18 @@ export function diagnose(
           `${agentLabel(w.agent)} hooks in ${h.path} (committed with the repository) run "${h.command}" as it is: a teammate without Baton gets a hook error at every event instead of what to install; \`${again}\` again writes hooks that say so at a session start`,
         );
     }
+    // sessions that ran with the hooks wired, none of whose hooks reached Baton: said in the session alone till now
+    const unheard =
+      w.agent === 'claude-code'
+        ? unheardClaudeHooks(
+            root,
+            env,
+            lastHooks,
+            w.hooks.map((h) => h.path),
+            w.version,
+          )
+        : null;
+    if (unheard) problems.push(unheard);
     // a Claude Code neither wired here nor on the PATH has no version to speak of
     const installed = w.agent !== 'claude-code' || onPath('claude', env) !== null;
     if (w.version_unread && (w.hooks.length || (installed && inUse.includes(w.agent))))
