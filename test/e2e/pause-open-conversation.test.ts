@@ -83,8 +83,14 @@ describe('how a paused workflow goes on', () => {
       }>();
       expect(again).toMatchObject({ following_agent: 'claude-code', conversation_open: true });
 
+      // paused again after the resume, it is still that conversation's to go on with, not one made by hand
+      const pausedAgain = await baton(['pause', '--force']);
+      expect(pausedAgain.code).toBe(0);
+      expect(pausedAgain.stdout).toContain(
+        `to go on: send your next prompt in the Claude Code session still open here (the hooks resume ${id})`,
+      );
+
       // the conversation is gone (a closed terminal): a new one goes on with it
-      expect((await baton(['pause', '--force'])).code).toBe(0);
       process.kill(agent.pid, 'SIGKILL');
       await until('the agent process to be gone', () => !pidAlive(agent.pid));
       expect((await baton(['resume'])).stdout).toContain(
