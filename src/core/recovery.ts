@@ -89,7 +89,7 @@ export function recoveryRefusal(s: WorkflowState, next: NextStep | null = null):
     };
   const goesOn = next
     ? nothingRunsIt(next)
-    : 'it is not stopped, so there is nothing to recover: its next session (your next prompt with the hooks, or `baton run`) goes on from where it is';
+    : "it is not stopped, so there is nothing to recover: its next session (the agent's next prompt or new conversation here with the hooks, or `baton run`) goes on from where it is";
   return {
     reason: `${goesOn}. Recovery is for a paused or interrupted workflow; to go back to a checkpoint or start over anyway, pause it now first`,
     // a plain pause waits for the task under way to end

@@ -183,6 +183,10 @@ describe('recovery of a workflow that is not stopped', () => {
       refusal: { command: `baton pause --force -w ${id}` },
     });
     expect(plan.refusal!.reason).toMatch(/^it is not stopped, so there is nothing to recover/);
+    // a conversation cut off has no next prompt: a new one here goes on too
+    expect(plan.refusal!.reason).toContain(
+      "its next session (the agent's next prompt or new conversation here with the hooks, or `baton run`)",
+    );
     // what recovery would offer once it is paused is still listed
     expect(plan.options.map((o) => o.type)).toEqual(['checkpoint', 'live_state', 'fresh']);
     for (const option of ['checkpoint', 'live_state', 'fresh'] as const) {
