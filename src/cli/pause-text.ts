@@ -26,14 +26,16 @@ export function goOnLine(
         : `send your next prompt in the ${agent} session ${open ? 'still open here' : 'if it is still open'} (the hooks resume ${id}), or `;
     return `to go on with it: ${here}${run}; a new ${agent} conversation here completes it instead and starts a new workflow (its work is over)`;
   }
-  const where =
-    open === true
-      ? `send your next prompt in the ${agent} session still open here`
-      : open === false
-        ? `open ${agent} here and send a prompt`
-        : `send your next prompt in the ${agent} session if it is still open, else open ${agent} here and send one`;
-  return `to go on: ${where} (the hooks resume ${id}), or ${run}`;
+  return `to go on: ${goOnWhere(agent, open)} (the hooks resume ${id}), or ${run}`;
 }
+
+/** Where the person goes on with a workflow an agent's hooks follow: its conversation still open here, or a new one. */
+const goOnWhere = (agent: string, open: boolean | null) =>
+  open === true
+    ? `send your next prompt in the ${agent} session still open here`
+    : open === false
+      ? `open ${agent} here and send a prompt`
+      : `send your next prompt in the ${agent} session if it is still open, else open ${agent} here and send one`;
 
 /**
  * How a workflow an agent's hooks follow goes on once `baton resume` started its next session: a resume starts no
@@ -41,14 +43,7 @@ export function goOnLine(
  * up at its next prompt, or a new one at its start (`open`, as for `goOnLine`).
  */
 export function resumedGoOnLine(id: string, following: string, open: boolean | null) {
-  const agent = agentLabel(following);
-  const where =
-    open === true
-      ? `send your next prompt in the ${agent} session still open here`
-      : open === false
-        ? `open ${agent} here and send a prompt`
-        : `send your next prompt in the ${agent} session if it is still open, else open ${agent} here and send one`;
-  return `to go on: ${where}: its hooks follow ${id} and go on with this session (the briefing below is for an agent you start yourself)`;
+  return `to go on: ${goOnWhere(agentLabel(following), open)}: its hooks follow ${id} and go on with this session (the briefing below is for an agent you start yourself)`;
 }
 
 /**

@@ -9,27 +9,34 @@ import { standInAgent } from '../helpers/stand-in-agent.js';
 import { until } from '../helpers/until.js';
 
 /**
+ * A Claude Code conversation whose turn on "Add subtract to calc.js" ended (its list: one step done, one under way)
+ * under Claude Code's process, which stays open at its prompt: a stand-in agent that ran the Stop hook.
+ */
+async function turnEndedOpen() {
+  const ws = hookWorkspace();
+  const { hook, todo } = stepsSession(ws);
+  const transcript = join(tempDir('baton-transcript-'), 'S1.jsonl');
+  writeFileSync(transcript, '');
+  await hook('SessionStart', { source: 'startup', transcript_path: transcript });
+  await hook('UserPromptSubmit', { prompt: 'Add subtract to calc.js', transcript_path: transcript });
+  await todo('t1', 'completed', 'in_progress');
+  const agent = await standInAgent(ws.repo, ws.env)('Stop', {
+    session_id: 'S1',
+    transcript_path: transcript,
+    stop_hook_active: false,
+    last_assistant_message: 'Subtract is in; its test comes next.',
+  });
+  return { baton: ws.baton, agent };
+}
+
+/**
  * `baton pause` ends Baton's session, not the agent's conversation: while that conversation is open, the person goes
  * on by sending their next prompt there, not by opening the agent again. `baton pause` and `baton status` say the one
  * that holds, from what this machine's hooks saw of the conversation (its SessionEnd, its agent's process).
  */
 describe('how a paused workflow goes on', () => {
   it("says to send the next prompt in Claude Code's conversation while it is open, and to open it once it is gone", async () => {
-    const ws = hookWorkspace();
-    const { baton, repo, env } = ws;
-    const { hook, todo } = stepsSession(ws);
-    const transcript = join(tempDir('baton-transcript-'), 'S1.jsonl');
-    writeFileSync(transcript, '');
-    await hook('SessionStart', { source: 'startup', transcript_path: transcript });
-    await hook('UserPromptSubmit', { prompt: 'Add subtract to calc.js', transcript_path: transcript });
-    await todo('t1', 'completed', 'in_progress');
-    // the turn ends under Claude Code's process, which stays open at its prompt
-    const agent = await standInAgent(repo, env)('Stop', {
-      session_id: 'S1',
-      transcript_path: transcript,
-      stop_hook_active: false,
-      last_assistant_message: 'Subtract is in; its test comes next.',
-    });
+    const { baton, agent } = await turnEndedOpen();
     try {
       const paused = await baton(['pause', '--reason', 'end of day']);
       expect(paused.code, paused.stderr).toBe(0);
@@ -52,20 +59,7 @@ describe('how a paused workflow goes on', () => {
   });
 
   it('has `baton resume` of a paused workflow say that the agent conversation the hooks follow goes on with it', async () => {
-    const ws = hookWorkspace();
-    const { baton, repo, env } = ws;
-    const { hook, todo } = stepsSession(ws);
-    const transcript = join(tempDir('baton-transcript-'), 'S1.jsonl');
-    writeFileSync(transcript, '');
-    await hook('SessionStart', { source: 'startup', transcript_path: transcript });
-    await hook('UserPromptSubmit', { prompt: 'Add subtract to calc.js', transcript_path: transcript });
-    await todo('t1', 'completed', 'in_progress');
-    const agent = await standInAgent(repo, env)('Stop', {
-      session_id: 'S1',
-      transcript_path: transcript,
-      stop_hook_active: false,
-      last_assistant_message: 'Subtract is in; its test comes next.',
-    });
+    const { baton, agent } = await turnEndedOpen();
     try {
       expect((await baton(['pause', '--reason', 'end of day'])).code).toBe(0);
       // the README's step after a pause: it starts Baton's next session, but no agent, and prints a briefing
