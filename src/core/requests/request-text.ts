@@ -75,10 +75,10 @@ const asRead = (line: string) => bareLinks(line).replace(/\[([^\]\n]+)\]\([^)\s]
 
 /**
  * Words a request may open with that say nothing of its work: Claude Code's thinking keywords ("ultrathink ...",
- * "think hard: ..."), a greeting ("hi claude, ...").
+ * "think hard: ...", not "think hard about the schema", whose words are the work), a greeting ("hi claude, ...").
  */
 const noWorkLead =
-  /^(?:(?:ultrathink|megathink|think (?:hard|harder|deeply))\b[\s,.:;!-]*|(?:hi|hello|hey)(?: there| claude| codex)?\s*[,!.:-]\s*)+/i;
+  /^(?:(?:ultrathink|megathink)\b[\s,.:;!-]*|think (?:hard|harder|deeply)\s*[,.:;!-]\s*|(?:hi|hello|hey)(?: there| claude| codex)?\s*[,!.:-]\s*)+/i;
 
 /**
  * A title for a request: its first non-empty line (of its task section, when a coordinator's prompt has one), markdown

@@ -244,6 +244,7 @@ describe('user requests', () => {
       'add a power function to calc.js',
     );
     expect(requestTitle('think hard: why does the build fail?')).toBe('why does the build fail?');
+    expect(requestTitle('think hard about the schema')).toBe('think hard about the schema');
     // and nothing but them stays the title
     expect(requestTitle('hello!')).toBe('hello!');
     expect(requestTitle('highlight the errors')).toBe('highlight the errors');
