@@ -2,6 +2,7 @@ import type { BatonService, ImportMarker, StatusView, SubmitRequest } from '../s
 import {
   askWhichRun,
   cleanup,
+  followedBy,
   isLiveSnapshotId,
   listWork,
   liveSnapshotId,
@@ -9,7 +10,6 @@ import {
   submitWork,
 } from '../service/index.js';
 import { finishedWork, snapshotShown } from '../core/index.js';
-import { followingAgent } from '../core/agent-turn.js';
 import type { BatonClient, Channel, RecordInput, RecordResult, Ref, TaskAction } from './baton-client.js';
 import { workflowView } from './views.js';
 
@@ -170,10 +170,7 @@ export class LocalClient implements BatonClient {
       },
       ignored_reason: pending?.ignored_reason ?? null,
       warning: result.outcome === 'paused' ? result.warning : null,
-      following_agent: followingAgent(state)?.name ?? null,
-      conversation_open: followingAgent(state)
-        ? (this.service.options.conversationOpen?.(state) ?? null)
-        : null,
+      ...followedBy(state, this.service.options),
       completes_at_next_start: finishedWork(
         state,
         (this.service.options.now?.() ?? new Date()).toISOString(),

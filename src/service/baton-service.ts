@@ -66,7 +66,7 @@ import { Queries } from './queries.js';
 import { AgentSessions } from './agent-sessions.js';
 import { Resumer, type PersonResumeResult, type ResumeResult } from './resumer.js';
 import { nextStep } from './next-step.js';
-import { followingAgent } from '../core/agent-turn.js';
+import { followedBy } from './followed-by.js';
 import { closeEnded, requeuePaused } from './work-submit.js';
 import {
   askWhichRun,
@@ -615,18 +615,6 @@ export class BatonService {
   }
 
   /**
-   * The agent whose hooks follow a resumed workflow and whether its conversation is still open: a resume starts no
-   * agent, so the person goes on by prompting that conversation, or by opening the agent again.
-   */
-  private followedBy(s: WorkflowState): Pick<ResumeResult, 'following_agent' | 'conversation_open'> {
-    const agent = followingAgent(s);
-    return {
-      following_agent: agent?.name ?? null,
-      conversation_open: agent ? (this.options.conversationOpen?.(s) ?? null) : null,
-    };
-  }
-
-  /**
    * A person's resume (the CLI, the API and the dashboard, the MCP tool): a pause requested and still waiting is
    * withdrawn, and the workflow goes on; otherwise `resume`, with the work a worker ran queued again, and the agent
    * whose hooks follow it (`followedBy`). A pause past its timeout has taken effect first (as for any command): that
@@ -648,7 +636,7 @@ export class BatonService {
       }
     }
     const r = await this.resume(id, { requeue: true });
-    return { outcome: 'resumed', ...r, ...this.followedBy(await this.runner.load(r.workflow_id)) };
+    return { outcome: 'resumed', ...r, ...followedBy(await this.runner.load(r.workflow_id), this.options) };
   }
 
   /**

@@ -17,3 +17,4 @@ export * from './work-submit.js';
 export * from './queue-standing.js';
 export * from './replaced-repository.js';
 export * from './other-branch.js';
+export * from './followed-by.js';

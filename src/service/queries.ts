@@ -1,5 +1,6 @@
 import { workflowsHere } from './workflows-here.js';
-import { followingAgent, turnUnderWay } from '../core/agent-turn.js';
+import { turnUnderWay } from '../core/agent-turn.js';
+import { followedBy } from './followed-by.js';
 import {
   briefingSession,
   type AlsoOpen,
@@ -334,10 +335,8 @@ export class Queries {
        * does when the agent its hooks follow is gone in the middle of its turn (that turn never ends).
        */
       pause_waits_for: pauseWaitsFor(s, this.options.agentGone?.(s) ?? false),
-      /** The agent whose hooks follow it (`followingAgent`: its name), null when none: a resume starts no agent then. */
-      following_agent: followingAgent(s)?.name ?? null,
-      /** Whether that agent's conversation is still open (`ServiceOptions.conversationOpen`); null: not known. */
-      conversation_open: followingAgent(s) ? (this.options.conversationOpen?.(s) ?? null) : null,
+      // the agent whose hooks follow it (null: none; a resume starts none then), and whether its conversation is open
+      ...followedBy(s, this.options),
       /** Why the next new agent conversation here completes it as it stands (its session ended, or idle); null: not. */
       completes_at_next_start: finishedWork(s, this.now()),
       /**
