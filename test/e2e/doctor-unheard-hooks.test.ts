@@ -14,32 +14,42 @@ import { hookWorkspace } from '../helpers/hook-workspace.js';
  * wired, and none of them ever ran here.
  */
 describe('baton doctor and Claude Code sessions none of whose hooks reached Baton', () => {
-  it('is a problem while no hook ran here, and goes once one does', async () => {
-    // `baton` on the terminal's PATH, where `baton init` then has the hooks run it from the PATH
+  /** A worktree whose Claude Code hooks `baton init` wired, with `baton` on the terminal's PATH. */
+  async function wired() {
     const bin = tempDir('baton-bin-');
     writeFileSync(join(bin, 'baton'), `#!/bin/sh\nexec "${process.execPath}" "${batonBin}" "$@"\n`);
     chmodSync(join(bin, 'baton'), 0o755);
-    const { repo, env, baton } = hookWorkspace({
+    const space = hookWorkspace({
       CLAUDE_CONFIG_DIR: undefined,
       PATH: `${bin}${delimiter}${process.env.PATH ?? ''}`,
     });
-    expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
-    const settings = join(repo, '.claude', 'settings.local.json');
+    expect((await space.baton(['init', '--agent', 'claude-code'])).code).toBe(0);
+    return { ...space, settings: join(space.repo, '.claude', 'settings.local.json') };
+  }
+
+  /** A session Claude Code keeps for the folder `cwd` (its path dashed, under ~/.claude/projects/), a minute later. */
+  function sessionOf(env: { HOME: string }, cwd: string, settings: string, id: string) {
+    const folder = join(env.HOME, '.claude', 'projects', cwd.replace(/[^a-zA-Z0-9]/g, '-'));
+    mkdirSync(folder, { recursive: true });
+    const transcript = join(folder, `${id}.jsonl`);
+    writeFileSync(
+      transcript,
+      `${JSON.stringify({ type: 'user', cwd, message: { role: 'user', content: 'hi' } })}\n`,
+    );
+    const later = statSync(settings).mtimeMs / 1000 + 60;
+    utimesSync(transcript, later, later);
+    return { transcript, later };
+  }
+
+  it('is a problem while no hook ran here, and goes once one does', async () => {
+    const { repo, env, baton, settings } = await wired();
     const start = (
       JSON.parse(readFileSync(settings, 'utf8')) as {
         hooks: Record<string, { hooks: { command: string }[] }[]>;
       }
     ).hooks.SessionStart![0]!.hooks[0]!.command;
-    // the session Claude Code keeps in ~/.claude/projects/<the worktree's path, dashed>/, written after the set-up
-    const folder = join(env.HOME, '.claude', 'projects', repo.replace(/[^a-zA-Z0-9]/g, '-'));
-    mkdirSync(folder, { recursive: true });
-    const transcript = join(folder, 'S1.jsonl');
-    writeFileSync(
-      transcript,
-      `${JSON.stringify({ type: 'user', message: { role: 'user', content: 'hi' } })}\n`,
-    );
-    const later = statSync(settings).mtimeMs / 1000 + 60;
-    utimesSync(transcript, later, later);
+    // the session Claude Code keeps for the worktree, written after the set-up
+    const { transcript, later } = sessionOf(env, repo, settings, 'S1');
     // its session start, run with a PATH that has no `baton` (an agent started from a desktop app)
     const hook = spawnSync('/bin/sh', ['-c', start], {
       cwd: repo,
@@ -73,5 +83,19 @@ describe('baton doctor and Claude Code sessions none of whose hooks reached Bato
     const after = await baton(['doctor']);
     expect(after.stdout).not.toContain('none of them has reached Baton');
     expect(after.code, after.stdout).toBe(0);
+  });
+
+  it('counts a session started in a subfolder of the worktree, not one of a folder beside it', async () => {
+    const { repo, env, baton, settings } = await wired();
+    // `/repo-v2` is dashed to a name that begins with `/repo`'s, as `/repo/web`'s is: its session is not this one's
+    sessionOf(env, `${repo}-v2`, settings, 'BESIDE');
+    const beside = await baton(['doctor']);
+    expect(beside.stdout).not.toContain('none of them has reached Baton');
+    expect(beside.code, beside.stdout).toBe(0);
+
+    const { transcript } = sessionOf(env, join(repo, 'web'), settings, 'SUB');
+    const sub = await baton(['doctor']);
+    expect(sub.code, sub.stdout).toBe(1);
+    expect(sub.stdout).toContain(`problem: Claude Code wrote ${transcript} at `);
   });
 });

@@ -1,5 +1,5 @@
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
+import { isAbsolute, join, relative } from 'node:path';
 import type { HookRecord } from '../hooks/hook-log.js';
 import { homesOf, initCommand } from './agent-files.js';
 import { commandLine, installedCommand } from './hook-command.js';
@@ -14,8 +14,8 @@ const SLACK_MS = 2000;
 export const claudeProjectDir = (root: string, env: NodeJS.ProcessEnv) =>
   join(homesOf(env).claudeDir, 'projects', root.replace(/[^a-zA-Z0-9]/g, '-'));
 
-/** The transcript of this worktree Claude Code wrote last, and when; null when it wrote none. */
-function newestTranscript(dir: string): { path: string; at: number } | null {
+/** The transcript in `dir` Claude Code wrote last, and when; null when it holds none. */
+function newestIn(dir: string): { path: string; at: number } | null {
   let names: string[];
   try {
     names = readdirSync(dir).filter((n) => n.endsWith('.jsonl'));
@@ -30,6 +30,57 @@ function newestTranscript(dir: string): { path: string; at: number } | null {
     } catch {
       // gone since the listing
     }
+  }
+  return best;
+}
+
+/** The folder a transcript's session ran in, from the first of its opening lines that says (`cwd`); else null. */
+function cwdOf(path: string): string | null {
+  const head = Buffer.alloc(64 * 1024);
+  let read: number;
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      read = readSync(fd, head, 0, head.length, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return null;
+  }
+  for (const line of head.subarray(0, read).toString('utf8').split('\n')) {
+    try {
+      const cwd = (JSON.parse(line) as { cwd?: unknown }).cwd;
+      if (typeof cwd === 'string') return cwd;
+    } catch {
+      // a line cut by the head's end, or not JSON
+    }
+  }
+  return null;
+}
+
+/**
+ * The transcript of this worktree Claude Code wrote last, and when; null when it wrote none. A Claude Code started in
+ * a subfolder keeps its sessions in that folder's own dashed name, which begins with the worktree's: one of those
+ * counts when its session ran inside the worktree (`/repo-v2`'s name begins with `/repo`'s as `/repo/web`'s does).
+ */
+function newestTranscript(root: string, env: NodeJS.ProcessEnv): { path: string; at: number } | null {
+  const own = claudeProjectDir(root, env);
+  const projects = join(own, '..');
+  const prefix = `${own.slice(projects.length + 1)}-`;
+  let subfolders: string[] = [];
+  try {
+    subfolders = readdirSync(projects).filter((n) => n.startsWith(prefix));
+  } catch {
+    // no projects folder: Claude Code never ran here
+  }
+  let best = newestIn(own);
+  for (const name of subfolders) {
+    const last = newestIn(join(projects, name));
+    if (!last || (best && last.at <= best.at)) continue;
+    const cwd = cwdOf(last.path);
+    const inside = cwd !== null && relative(root, cwd);
+    if (typeof inside === 'string' && inside && !inside.startsWith('..') && !isAbsolute(inside)) best = last;
   }
   return best;
 }
@@ -61,7 +112,7 @@ export function unheardClaudeHooks(
       }
     }),
   );
-  const last = newestTranscript(claudeProjectDir(root, env));
+  const last = newestTranscript(root, env);
   if (!last || !Number.isFinite(wiredAt) || last.at <= wiredAt + SLACK_MS) return null;
   const installed = installedCommand();
   const rewrite = `${initCommand('local', 'claude-code')} --command "${installed ? commandLine(installed, []) : '<node> <path of bin/baton.js>'}"`;
