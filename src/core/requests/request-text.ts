@@ -81,9 +81,16 @@ const noWorkLead =
   /^(?:(?:ultrathink|megathink)\b[\s,.:;!-]*|think (?:hard|harder|deeply)\s*[,.:;!-]\s*|(?:hi|hello|hey)(?: there| claude| codex)?\s*[,!.:-]\s*)+/i;
 
 /**
+ * A question about where the work stands that opens a line going on to ask for work ("where do things stand? then add
+ * ..."): the ask that follows names the work, the question is about the session.
+ */
+const standingLead =
+  /^(?:so,?\s+)?(?:where (?:do|did) (?:things|we) (?:stand|leave (?:off|it))|where are we(?: at)?|what'?s the (?:status|state)(?: of things)?|how (?:are|is) (?:things|it|we) (?:going|doing)|what (?:did|have) you (?:do|done|get done|finish|finished))\s*\?+\s*(?:(?:and\s+)?then|also|next|now)?[\s,:-]*(?=\S)/i;
+
+/**
  * A title for a request: its first non-empty line (of its task section, when a coordinator's prompt has one), markdown
- * heading marks dropped, links as they read and the opening words that say nothing of the work left out, cut at a word
- * near 80 characters.
+ * heading marks dropped, links as they read and the opening words that say nothing of the work left out (a greeting,
+ * a thinking keyword, a question about where things stand before the ask), cut at a word near 80 characters.
  */
 export function requestTitle(text: string): string {
   const first =
@@ -91,7 +98,7 @@ export function requestTitle(text: string): string {
       .split('\n')
       .map((l) => asRead(l.replace(/^\s*#+\s*/, '')).trim())
       .find((l) => l.length > 0) ?? 'request';
-  const line = first.replace(noWorkLead, '') || first;
+  const line = first.replace(noWorkLead, '').replace(standingLead, '') || first;
   if (line.length <= TITLE_MAX_CHARS) return line;
   const cut = line.slice(0, TITLE_MAX_CHARS - 1);
   const space = cut.lastIndexOf(' ');

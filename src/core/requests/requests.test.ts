@@ -245,6 +245,15 @@ describe('user requests', () => {
     );
     expect(requestTitle('think hard: why does the build fail?')).toBe('why does the build fail?');
     expect(requestTitle('think hard about the schema')).toBe('think hard about the schema');
+    // a question about where the work stands, then the ask: the ask names the work
+    expect(requestTitle('where do things stand? then add a power function to calc.js')).toBe(
+      'add a power function to calc.js',
+    );
+    expect(requestTitle("What's the status? Also fix the flaky login test")).toBe('fix the flaky login test');
+    expect(requestTitle('where do things stand?')).toBe('where do things stand?');
+    expect(requestTitle('where do things stand in the parser? add tests')).toBe(
+      'where do things stand in the parser? add tests',
+    );
     // and nothing but them stays the title
     expect(requestTitle('hello!')).toBe('hello!');
     expect(requestTitle('highlight the errors')).toBe('highlight the errors');
