@@ -4,7 +4,7 @@ import type {
   EarlierWorkflow,
   WorkflowStatus,
   AgentRef,
-  AgentSessionRef,
+  OtherWork,
   TeammateWork,
 } from '../core/index.js';
 import type { SetAside } from './replaced-repository.js';
@@ -84,7 +84,7 @@ export interface TrackResult {
    * it back from them (a prompt in a window left open while another agent went on): its own history does not hold
    * their work. Absent otherwise.
    */
-  others_worked?: AgentSessionRef[];
+  others_worked?: OtherWork[];
   /**
    * The open tasks this agent's list left out that it was not told of yet (its list was read from its transcript:
    * Codex's always is), marked told by this call for the caller to tell it (`tell_left_out`). Absent when none.

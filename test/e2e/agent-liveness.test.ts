@@ -184,7 +184,9 @@ describe('a conversation at work, told from one cut off', () => {
       expect(before.gone_agents?.map((g) => g.transcript)).toEqual([second]);
       // back in the first window: it takes the workflow back, told of the other's work; the killed one is over
       const back = await hook('UserPromptSubmit', { ...a, prompt: 'the limit reset, go on' });
-      expect(told(back.stdout)).toMatch(/^Baton: Claude Code \(session back-0002\) worked on this workflow/);
+      expect(told(back.stdout)).toMatch(
+        /^Baton: Claude Code \(Baton session \d+, asked "and the --help flag"\) worked on this workflow/,
+      );
       const after = (await runCli(['status', '--json'], { cwd: repo, env })).json<{ gone_agents?: Json[] }>();
       expect(after.gone_agents).toBeUndefined();
     },

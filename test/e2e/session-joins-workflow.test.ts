@@ -106,7 +106,7 @@ async function limitThenCodex() {
 
 describe('a conversation left open while another agent went on', () => {
   it("gets the briefing with its next prompt, told that the other's work is not in its history", async () => {
-    const { hook, claude, first, id, stamp } = await limitThenCodex();
+    const { hook, claude, first, stamp } = await limitThenCodex();
     // back in the Claude Code window: its history ends at the limit
     appendFileSync(
       first,
@@ -128,12 +128,12 @@ describe('a conversation left open while another agent went on', () => {
       hookSpecificOutput?: { additionalContext?: string };
     };
     expect(out.systemMessage).toContain(
-      `Baton: Codex (session ${id}) worked on this workflow since this conversation's last turn`,
+      `Baton: Codex (Baton session 2, asked "go on with the CLI: write src/cli.js") worked on this workflow since this conversation's last turn`,
     );
     const briefing = out.hookSpecificOutput?.additionalContext ?? '';
     expect(briefing).toMatch(
       new RegExp(
-        `^Since your last turn, Codex \\(session ${id}\\) worked on this workflow in another conversation`,
+        `^Since your last turn, Codex \\(Baton session 2, asked "go on with the CLI: write src/cli.js"\\) worked on this workflow in another conversation`,
       ),
     );
     expect(briefing).toContain('go on with the CLI: write src/cli.js');
@@ -149,14 +149,14 @@ describe('a conversation left open while another agent went on', () => {
 
 describe('a conversation reopened (--resume) after another agent went on', () => {
   it("is told, before its briefing, that the other's work is not in its history", async () => {
-    const { hook, claude, first, id } = await limitThenCodex();
+    const { hook, claude, first } = await limitThenCodex();
     const back = await hook('SessionStart', { ...claude, source: 'resume', transcript_path: first });
     expect(back.code, back.stderr).toBe(0);
     const out = JSON.parse(back.stdout) as { hookSpecificOutput?: { additionalContext?: string } };
     const briefing = out.hookSpecificOutput?.additionalContext ?? '';
     expect(briefing).toMatch(
       new RegExp(
-        `^Since your last turn, Codex \\(session ${id}\\) worked on this workflow in another conversation`,
+        `^Since your last turn, Codex \\(Baton session 2, asked "go on with the CLI: write src/cli.js"\\) worked on this workflow in another conversation`,
       ),
     );
     expect(briefing).toContain('go on with the CLI: write src/cli.js');

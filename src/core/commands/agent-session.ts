@@ -9,6 +9,7 @@ import type { SessionSnapshot } from '../schemas/snapshot.js';
 import { honourRequestedPause, requestedPauseTakesNow } from './pause.js';
 import { takeSnapshot } from './snapshots.js';
 import { isEmptyWorkflow } from '../empty-workflow.js';
+import { requestTitle } from '../requests/request-text.js';
 
 export type AgentSessionOutcome = 'same' | 'linked' | 'next';
 
@@ -102,23 +103,41 @@ export function linkAgentSession(
   return { outcome: 'next', session_number: number };
 }
 
+/** Another conversation that worked on the workflow: its agent session, its last Baton session, what it was asked. */
+export interface OtherWork extends AgentSessionRef {
+  session_number: number;
+  /** The title of the last request it was given, or null when it was given none (it went on with its list). */
+  asked: string | null;
+}
+
 /**
  * The other conversations that worked on the workflow since this agent session's last Baton session (another agent
  * took over while this one waited: a usage limit waited out in Claude Code while Codex went on): the agent sessions
  * of the sessions after it whose agent is another and that did something (the user asked it, its model was called, a
- * task was done: a conversation killed before its Stop was read has only its request). Empty when this agent session
- * never had one (a new conversation is briefed at its start) or nobody worked since.
+ * task was done: a conversation killed before its Stop was read has only its request), each once, with its last Baton
+ * session and request: what a person knows it by, not the agent's id. Empty when this agent session never had one (a
+ * new conversation is briefed at its start) or nobody worked since.
  */
-export function othersWorkedSince(s: WorkflowState, agent: AgentRef): AgentSessionRef[] {
+export function othersWorkedSince(s: WorkflowState, agent: AgentRef): OtherWork[] {
   const mine = (x: SessionInfo) => x.agent?.name === agent.name && x.agent.session_id === agent.session_id;
   const last = agent.session_id === null ? -1 : s.sessions.findLastIndex(mine);
   if (last < 0) return [];
-  const asked = new Set((s.recent_requests ?? []).map((r) => r.session_number));
+  const requests = s.recent_requests ?? [];
+  const asked = new Set(requests.map((r) => r.session_number));
   const worked = (x: SessionInfo) => asked.has(x.number) || (x.usage?.llm_calls ?? 0) > 0 || x.tasks_done > 0;
-  const others = s.sessions.slice(last + 1).filter((x) => x.agent && !mine(x) && worked(x));
-  return others
-    .map((x) => x.agent as AgentSessionRef)
-    .filter((a, i, all) => all.findIndex((b) => b.session_id === a.session_id) === i);
+  const others = new Map<string, OtherWork>();
+  for (const x of s.sessions.slice(last + 1)) {
+    if (!x.agent || mine(x) || !worked(x)) continue;
+    const request = requests.findLast((r) => r.session_number === x.number);
+    const before = others.get(x.agent.session_id);
+    others.set(x.agent.session_id, {
+      name: x.agent.name,
+      session_id: x.agent.session_id,
+      session_number: x.number,
+      asked: request ? requestTitle(request.text) : (before?.asked ?? null),
+    });
+  }
+  return [...others.values()];
 }
 
 /**

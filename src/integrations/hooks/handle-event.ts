@@ -14,6 +14,7 @@ import {
   type TeammateWork,
   type BranchChange,
   type EarlierWorkflow,
+  type OtherWork,
 } from '../../core/index.js';
 import { clip } from '../../core/clip.js';
 import { COMPACTION_REASON } from '../../core/compaction.js';
@@ -574,8 +575,14 @@ function branchMovedNote(c: BranchChange, workflowId: string) {
  * Other conversations that worked on the workflow while this one waited (a usage limit waited out in Claude Code while
  * Codex went on): said to the agent before the briefing (its history ends before their work), and to the user.
  */
-function othersWorkedNote(others: readonly { name: string; session_id: string }[]) {
-  const who = others.map((o) => `${agentLabel(o.name)} (session ${o.session_id})`).join(' and ');
+function othersWorkedNote(others: readonly OtherWork[]) {
+  // named as the person knows them: by what they were asked and Baton's session (`baton status`), not the agent's id
+  const who = others
+    .map(
+      (o) =>
+        `${agentLabel(o.name)} (Baton session ${o.session_number}${o.asked ? `, asked "${o.asked}"` : ''})`,
+    )
+    .join(' and ');
   return {
     who,
     agent: `Since your last turn, ${who} worked on this workflow in another conversation: your conversation above does not hold what it did. Where the work stands now follows; do not redo what it says is done.`,

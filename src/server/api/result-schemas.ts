@@ -50,7 +50,18 @@ const trackFields = {
   /** The worktree, since gone, whose workflow this session goes on with (moved to this worktree). */
   moved_from: z.string().optional(),
   /** The other conversations that worked on the workflow since this conversation's last session. */
-  others_worked: z.array(z.object({ name: z.string(), session_id: z.string() })).optional(),
+  others_worked: z
+    .array(
+      z.object({
+        name: z.string(),
+        session_id: z.string(),
+        /** Its last Baton session. */
+        session_number: z.number().int(),
+        /** The title of the last request it was given; null when none (it went on with its list). */
+        asked: z.string().nullable(),
+      }),
+    )
+    .optional(),
   /** The open tasks the agent's list left out that it was not told of yet, to tell it now (`tell_left_out`). */
   left_out: z.array(z.object({ id: z.string(), title: z.string(), status: z.string() })).optional(),
 };
