@@ -87,18 +87,37 @@ const noWorkLead =
 const standingLead =
   /^(?:so,?\s+)?(?:where (?:do|did) (?:things|we) (?:stand|leave (?:off|it))|where are we(?: at)?|what'?s the (?:status|state)(?: of things)?|how (?:are|is) (?:things|it|we) (?:going|doing)|what (?:did|have) you (?:do|done|get done|finish|finished))\s*\?+\s*(?:(?:and\s+)?then|also|next|now)?[\s,:-]*(?=\S)/i;
 
+/** Words that open an ask after a pasted link ("<link> fix this"), where no separator sets the two apart. */
+const askWord =
+  /^(?:fix|add|implement|review|look|check|investigate|debug|update|make|please|pls|can|could|why|what|how|help|see|resolve|address|handle|merge|rebase|summari[sz]e|explain)\b/i;
+
+/**
+ * A pasted link the ask follows ("https://.../job/99-- fix the ci issue", or the link alone on the first line and the
+ * ask on the next): the ask first, the link after it in brackets, so the title says the work before it is cut.
+ */
+function askBeforeLink(line: string, next: string | undefined): string {
+  const m = /^(https?:\/\/\S+)(.*)$/.exec(line);
+  if (!m) return line;
+  const link = (m[1] ?? '').replace(/[-\u2013\u2014:,.;]+$/, '');
+  const after = (m[2] ?? '').trim();
+  const separated = /^[-\u2013\u2014:,;]/.test(after) || /[-\u2013\u2014:,;]$/.test(m[1] ?? '');
+  const ask = after ? after.replace(/^[-\u2013\u2014:,;\s]+/, '') : (next ?? '');
+  if (!/\p{L}/u.test(ask) || (after && !separated && !askWord.test(ask))) return line;
+  return `${ask} (${link})`;
+}
+
 /**
  * A title for a request: its first non-empty line (of its task section, when a coordinator's prompt has one), markdown
  * heading marks dropped, links as they read and the opening words that say nothing of the work left out (a greeting,
- * a thinking keyword, a question about where things stand before the ask), cut at a word near 80 characters.
+ * a thinking keyword, a question about where things stand before the ask), the ask before a link pasted ahead of it,
+ * cut at a word near 80 characters.
  */
 export function requestTitle(text: string): string {
-  const first =
-    askOf(text)
-      .split('\n')
-      .map((l) => asRead(l.replace(/^\s*#+\s*/, '')).trim())
-      .find((l) => l.length > 0) ?? 'request';
-  const line = first.replace(noWorkLead, '').replace(standingLead, '') || first;
+  const [first = 'request', next] = askOf(text)
+    .split('\n')
+    .map((l) => asRead(l.replace(/^\s*#+\s*/, '')).trim())
+    .filter((l) => l.length > 0);
+  const line = askBeforeLink(first.replace(noWorkLead, '').replace(standingLead, '') || first, next);
   if (line.length <= TITLE_MAX_CHARS) return line;
   const cut = line.slice(0, TITLE_MAX_CHARS - 1);
   const space = cut.lastIndexOf(' ');

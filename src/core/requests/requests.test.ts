@@ -245,6 +245,20 @@ describe('user requests', () => {
     );
     expect(requestTitle('think hard: why does the build fail?')).toBe('why does the build fail?');
     expect(requestTitle('think hard about the schema')).toBe('think hard about the schema');
+    // a link pasted before the ask: the ask first, the link after it
+    expect(
+      requestTitle('https://github.com/o/blog/actions/runs/332/job/991-- fix the ci issue\ncommit and push'),
+    ).toBe('fix the ci issue (https://github.com/o/blog/actions/runs/332/job/991)');
+    expect(requestTitle('https://github.com/o/r/issues/12 fix this')).toBe(
+      'fix this (https://github.com/o/r/issues/12)',
+    );
+    expect(requestTitle('https://github.com/o/r/pull/7\n\nreview it')).toBe(
+      'review it (https://github.com/o/r/pull/7)',
+    );
+    expect(requestTitle('https://example.com is down since noon')).toBe(
+      'https://example.com is down since noon',
+    );
+    expect(requestTitle('https://example.com/a.png')).toBe('https://example.com/a.png');
     // a question about where the work stands, then the ask: the ask names the work
     expect(requestTitle('where do things stand? then add a power function to calc.js')).toBe(
       'add a power function to calc.js',
