@@ -1,6 +1,7 @@
 /**
  * "paused", with what paused it when that is more than a pause asked for: "paused (exhaustion)", "paused (timeout)".
- * A pause asked for (by a person, a hook, a usage limit) says its reason after it instead.
+ * A pause asked for (by a person, a hook) says its reason after it instead; so does a usage limit's, whose reason
+ * ("usage limit, resets at ...") says the limit already.
  */
 export const pausedBy = (trigger: string | null | undefined): string =>
-  trigger && trigger !== 'pause' ? `paused (${trigger})` : 'paused';
+  trigger && trigger !== 'pause' && trigger !== 'usage_limit' ? `paused (${trigger})` : 'paused';

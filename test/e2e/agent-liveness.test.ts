@@ -814,12 +814,12 @@ describe('where the agent process cannot be seen (macOS; here, hooks run by no a
 
   it('nor is one a usage limit stopped moments ago: the new conversation goes on with the work', async () => {
     const { told: said, briefing, repo, env } = await codexMidPlan('limit');
-    // the pause snapshot the session start took names the session the limit stopped, as a Stop's would
+    // the usage limit's snapshot the session start took names the session the limit stopped, as a Stop's would
     const snaps = await runCli(['snapshots', '--json'], { cwd: repo, env });
     const reasons = (
       JSON.parse(snaps.stdout) as { snapshots: { trigger: string; pause_reason: string | null }[] }
     ).snapshots
-      .filter((x) => x.trigger === 'pause')
+      .filter((x) => x.trigger === 'usage_limit')
       .map((x) => x.pause_reason);
     expect(reasons).toEqual([
       expect.stringMatching(/^stopped by a usage limit of Codex, session 1, resets at /),

@@ -55,6 +55,8 @@ describe('baton run options', () => {
     expect(r.code, r.stderr).toBe(75);
     const report = r.json<Report>();
     expect(report.status).toBe('paused');
+    // the limit's own trigger, not a pause anyone asked for
+    expect(report.pause_trigger).toBe('usage_limit');
     expect(report.stopped).toBe('usage limit');
     // the task the limit cut short is said with the run's tasks: not failed, in progress for the next run
     expect(report.tasks).toMatchObject([{ id: 'T1', outcome: 'usage_limit' }]);
@@ -81,7 +83,12 @@ describe('baton run options', () => {
     expect(status).toContain(
       `agent: stopped by a usage limit of Claude Code, session 1, resets at ${utc} UTC\n`,
     );
-    expect((await said(['snapshots'])).stdout).toContain(' usage limit, resets at ');
+    expect((await said(['snapshots'])).stdout).toMatch(
+      /^snap-\S+ +1 +usage_limit +0\/3 +\S+ +usage limit, resets at /m,
+    );
+    expect((await cli(['status'])).json<{ snapshots: { trigger: string }[] }>().snapshots).toMatchObject([
+      { trigger: 'usage_limit' },
+    ]);
     // On a terminal the run's last line says when, and the command that goes on then.
     const again = await runCli(['run', '--agent', 'claude-code'], {
       cwd: repo,
@@ -108,6 +115,7 @@ describe('baton run options', () => {
       env: { ...env, FAKE_USAGE_LIMIT: "You've hit your session limit · resets 3:40pm (Asia/Tokyo)" },
     });
     expect(r.code, r.stderr).toBe(75);
+    // said "paused" with the limit as its reason, not "paused (usage_limit)"
     expect(r.stderr).toMatch(
       /workflow paused: usage limit, resets at 3:40pm \(Asia\/Tokyo\), which is \d{4}-\d\d-\d\d 06:40 UTC\n/,
     );

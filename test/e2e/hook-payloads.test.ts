@@ -934,13 +934,29 @@ describe('a turn a usage limit stopped', () => {
     expect(instant).toBeLessThanOrEqual(before + 24 * 3600_000);
 
     // `baton status` says it too, until the agent speaks or the user asks again
-    const limited = (await baton(['status', '--json'])).json<{ usage_limit: string | null }>();
+    const limited = (await baton(['status', '--json'])).json<{
+      usage_limit: string | null;
+      snapshots: { trigger: string; pause_reason: string | null }[];
+    }>();
     expect(limited.usage_limit).toBe(
       `stopped by a usage limit of Claude Code, session 1, resets at ${reset}`,
     );
-    expect((await baton(['status'])).stdout).toContain(
-      `agent: stopped by a usage limit of Claude Code, session 1, resets at ${reset}`,
+    const shown = (await baton(['status'])).stdout;
+    expect(shown).toContain(`agent: stopped by a usage limit of Claude Code, session 1, resets at ${reset}`);
+    // its snapshot is the limit's own (trigger usage_limit), not taken for a pause the user asked for, in the table
+    // and in --json alike; the reason says the limit once, and no "(usage_limit)" is added to the status
+    expect(shown).toMatch(
+      /^snap-\S+ +1 +usage_limit +0\/0 +\S+ +stopped by a usage limit of Claude Code, session 1,/m,
     );
+    expect(shown).not.toMatch(/\bpause\b|\(usage_limit\)/);
+    expect(limited).toMatchObject({
+      snapshots: [
+        {
+          trigger: 'usage_limit',
+          pause_reason: `stopped by a usage limit of Claude Code, session 1, resets at ${reset}`,
+        },
+      ],
+    });
 
     const start = await hook('SessionStart', { ...base, session_id: 's2', source: 'resume' });
     const context = contextOf(start.stdout);
@@ -1098,7 +1114,7 @@ describe('a turn a usage limit stopped', () => {
     const snapshots = (await baton(['snapshots', '--json'])).json<{
       snapshots: { trigger: string; pause_reason: string | null }[];
     }>().snapshots;
-    expect(snapshots.filter((s) => s.trigger === 'pause')).toEqual([
+    expect(snapshots.filter((s) => s.trigger === 'usage_limit')).toEqual([
       expect.objectContaining({
         pause_reason: `stopped by a usage limit of Claude Code, resets at ${reset}`,
       }),
@@ -1169,7 +1185,7 @@ describe('a turn a usage limit stopped', () => {
     const r = await stop();
     expect(r.code).toBe(0);
     // Codex fires Stop, not StopFailure: the limit its rollout ends on cuts the turn short all the same, with the
-    // snapshot Claude Code's StopFailure takes (trigger pause, the limit as its reason)
+    // snapshot Claude Code's StopFailure takes (trigger usage_limit, the limit as its reason)
     expect(r.stderr).toMatch(
       new RegExp(
         `stopped by a usage limit of Codex, session 1, resets at ${clock}, which is \\d{4}-\\d\\d-\\d\\d ${utc} UTC; snapshot snap-\\S+; imported `,
@@ -1181,7 +1197,7 @@ describe('a turn a usage limit stopped', () => {
       }>().snapshots;
     expect(await snapshots()).toEqual([
       expect.objectContaining({
-        trigger: 'pause',
+        trigger: 'usage_limit',
         pause_reason: expect.stringMatching(
           new RegExp(`^stopped by a usage limit of Codex, session 1, resets at ${clock}, which is `),
         ),

@@ -130,6 +130,13 @@ describe('a session replaced in the middle of its turn', () => {
       note: null,
     });
     expect(cutOffSession(limited.state, s2)).toBeNull();
+    // so does a usage limit's snapshot (its own trigger, a pause's in older logs), with no notice recorded
+    const limitSnapshot = next(asked(), '2026-03-01T10:03:00.000Z');
+    takeSnapshot(limitSnapshot, 'usage_limit', 'stopped by a usage limit of Claude Code, session 1', {
+      state: null,
+      note: null,
+    });
+    expect(cutOffSession(limitSnapshot.state, s2)).toBeNull();
     // a usage limit the turn ended on (a Stop whose last message was the notice) explains it too
     const notice = next(asked());
     recordSummary(

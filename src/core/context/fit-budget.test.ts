@@ -1170,7 +1170,7 @@ describe('what to do next', () => {
     const said = summary('last_message', 'Half-way: the parser is done.', '2026-05-01T10:00:05.000Z');
     const stopped = {
       ...base,
-      trigger: 'pause' as const,
+      trigger: 'usage_limit' as const,
       pause_reason: 'stopped by a usage limit of Claude Code, resets at 2026-05-01T13:40:00.000Z',
       summaries: {
         compaction: null,
@@ -1198,11 +1198,14 @@ describe('what to do next', () => {
     );
     expect(md).not.toContain(notice);
     expect(md).toMatch(/### Last State \(the agent's last message, [^)]*\)\nHalf-way: the parser is done\./);
-    // the agent said more since: the limit is over, and the snapshot's own reason is said again
+    // the agent said more since: the limit is over, and the snapshot's own reason is said again, alone (it names the
+    // limit: not "usage_limit: stopped by a usage limit"); an older log's snapshot of it, a pause's, says its trigger
     const back = summary('last_message', 'The writer is done too.', '2026-05-01T14:00:00.000Z');
-    expect(next({ ...stopped, summaries: { ...stopped.summaries, last_message: back } })).toMatch(
-      /ended because: pause: stopped by a usage limit/,
+    const spoke = { ...stopped, summaries: { ...stopped.summaries, last_message: back } };
+    expect(next(spoke)).toMatch(
+      /ended because: stopped by a usage limit of Claude Code, resets at 2026-05-01T13:40:00\.000Z\.$/,
     );
+    expect(next({ ...spoke, trigger: 'pause' })).toMatch(/ended because: pause: stopped by a usage limit/);
     expect(
       next({
         ...base,

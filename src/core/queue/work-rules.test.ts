@@ -61,5 +61,10 @@ describe('what a finished run means for its queue entry', () => {
     expect(runnableClaim({ status: 'paused', pause_trigger: 'pause', pause_reason: 'lunch' })).toBe(
       'paused (lunch)',
     );
+    // a usage limit's pause (its run did not wait for the reset) is left for a person to resume, as a pause is
+    const limit = 'usage limit, resets at 3:40pm (Asia/Tokyo)';
+    expect(runnableClaim({ status: 'paused', pause_trigger: 'usage_limit', pause_reason: limit })).toBe(
+      `paused (${limit})`,
+    );
   });
 });

@@ -117,8 +117,9 @@ export function refusedOutcome(
 
 /**
  * Whether a worker that claimed a workflow may run it: not once it ended, and not while a person paused it (only a
- * pause by a stopping worker, or an exhaustion pause, is continued by the next worker). Gives why not (the status,
- * or `paused (reason)`), or null; each caller says what to do about it.
+ * pause by a stopping worker, or an exhaustion pause, is continued by the next worker). A usage limit's pause is left
+ * as a person's is: its run gave up waiting for the reset, or was not told to wait, and a person resumes it. Gives why
+ * not (the status, or `paused (reason)`), or null; each caller says what to do about it.
  */
 export function runnableClaim(w: {
   status: WorkflowStatus;

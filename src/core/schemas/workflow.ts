@@ -21,6 +21,13 @@ export type TaskStatus = z.infer<typeof TaskStatus>;
 
 export const snapshotTriggers = [
   'pause',
+  /**
+   * The agent stopped on its usage limit: the snapshot a hook takes of the turn it cut short, or the pause of a
+   * `baton run` (or a worker) that met it. Handled as a `pause` (it ends the agent's turn; a workflow it paused is
+   * resumed as one a person paused), named apart so that no one takes it for their own pause. Older logs hold such
+   * snapshots as `pause`, their reason naming the limit.
+   */
+  'usage_limit',
   'task_complete',
   'exhaustion',
   'timeout',

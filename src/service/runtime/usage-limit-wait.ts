@@ -110,7 +110,7 @@ export async function pauseForUsageLimit(
     { workflowId: id },
     {
       reason: `usage limit${words ? `, resets at ${words}` : ''}`,
-      trigger: 'pause',
+      trigger: 'usage_limit',
       force: true,
     },
   );
