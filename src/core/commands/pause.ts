@@ -291,7 +291,15 @@ function takeRequestedPause(d: Draft, git: GitCapture, agentGone: boolean) {
  */
 export function pause(d: Draft, input: PauseInput): PauseOutcome {
   const s = d.state;
-  if (s.status === 'paused') return { outcome: 'already_paused', snapshot_id: s.last_snapshot?.id ?? null };
+  if (s.status === 'paused') {
+    // paused by a usage limit that a run waits out to resume it: a person's pause now holds it, as theirs (the run
+    // sees the trigger change and stops waiting); `already_paused` would leave the run to go on at the reset
+    if (s.pause_trigger === 'usage_limit' && input.trigger === 'pause' && s.agent?.usage_limit?.auto_resume_at) {
+      const snapshot = pauseNow(d, input.reason, 'pause', input.git, null);
+      return { outcome: 'paused', snapshot_id: snapshot.id, warning: null };
+    }
+    return { outcome: 'already_paused', snapshot_id: s.last_snapshot?.id ?? null };
+  }
   assertTransition(s.status, 'paused', 'pause');
   const running = inProgressTasks(s.tasks).map((t) => t.id);
   const { overdue, timeoutMs } = pauseOverdue(s, d.ctx.now, input.timeoutMs);

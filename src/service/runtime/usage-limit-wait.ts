@@ -55,6 +55,25 @@ export function usageLimitAhead(
   return at && ms > 0 ? { resets_at: at, words: resetHere(limit.message, at) ?? at, ms } : null;
 }
 
+/** How often a run waiting for a usage limit's reset looks whether a person paused the workflow meanwhile. */
+const HELD_CHECK_MS = 2000;
+
+/**
+ * Waits `ms` for a usage limit's reset, looking every HELD_CHECK_MS whether a person paused the workflow meanwhile
+ * (`baton pause` makes the limit's pause theirs): their pause's reason ('' when none) when they did, else null (the
+ * wait ran out, or `signal` fired).
+ */
+async function waitUnlessPaused(svc: BatonService, id: string, ms: number, signal?: AbortSignal) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const left = end - Date.now();
+    if (left <= 0 || signal?.aborted) return null;
+    await sleep(Math.min(left, HELD_CHECK_MS), signal);
+    const s = await svc.runner.load(id);
+    if (s.status === 'paused' && s.pause_trigger !== 'usage_limit') return s.pause_reason ?? '';
+  }
+}
+
 /**
  * The agent stopped on a usage limit: the limit is recorded (with when it resets, and when the run resumes if it
  * waits), the workflow paused at once, and with `autoResume` the run waits: for the reset, else (none named, or the
@@ -81,6 +100,10 @@ export async function pauseForUsageLimit(
   stopped: string | null;
 }> {
   const { waits, backoffs, waitedMs, firstMs } = o.waits;
+  // a person asked for a pause before the limit stopped the agent: it takes effect now, as theirs, and the run does
+  // not resume at the reset (the limit's pause would have replaced their reason and gone on)
+  const asked = (await svc.runner.load(id)).pause_request;
+  const personal = asked?.trigger === 'pause' ? asked : null;
   const words = resetHere(result.text, result.resets_at);
   const untilReset = result.resets_at ? Date.parse(result.resets_at) - Date.now() : null;
   const gaveUp = o.autoResume && waits >= RETRY_WAITS;
@@ -88,7 +111,7 @@ export async function pauseForUsageLimit(
   // with nothing done since, or one with no reset time, waits at least the growing wait
   const backOff = o.waits.again || untilReset === null;
   const wait =
-    !o.autoResume || gaveUp
+    !o.autoResume || gaveUp || personal
       ? null
       : backOff
         ? Math.max(untilReset ?? 0, retryWait(backoffs, firstMs))
@@ -108,11 +131,10 @@ export async function pauseForUsageLimit(
   );
   await svc.pause(
     { workflowId: id },
-    {
-      reason: `usage limit${words ? `, resets at ${words}` : ''}`,
-      trigger: 'usage_limit',
-      force: true,
-    },
+    personal
+      ? // no reason of its own: the pending request's reason and trigger are the pause's
+        { reason: null, trigger: 'pause', force: true }
+      : { reason: `usage limit${words ? `, resets at ${words}` : ''}`, trigger: 'usage_limit', force: true },
   );
   const paused = await svc.runner.load(id);
   o.emit({
@@ -127,6 +149,11 @@ export async function pauseForUsageLimit(
     auto_resumed: wait !== null,
     waits: waits + (wait !== null && !atOnce ? 1 : 0),
   };
+  if (personal)
+    return {
+      report,
+      stopped: `paused as asked${personal.reason ? ` (${personal.reason})` : ''} when the usage limit stopped the agent`,
+    };
   if (gaveUp)
     return {
       report,
@@ -141,7 +168,12 @@ export async function pauseForUsageLimit(
       : 'usage limit with no reset time in its notice';
     o.log(`${why}: ${retryWaitWords(waits, wait)}`);
   }
-  await sleep(wait, o.signal);
+  const held = await waitUnlessPaused(svc, id, wait, o.signal);
+  if (held !== null)
+    return {
+      report: { ...report, auto_resumed: false },
+      stopped: `paused${held ? ` (${held})` : ''} while ${waitingWords(untilReset, words ?? result.resets_at)}: the workflow stays paused`,
+    };
   // not waited for after all: the workflow stays paused, and the run says how to go on
   if (o.signal?.aborted)
     return {
