@@ -253,6 +253,17 @@ describe('baton init', () => {
     expect(gitIn(repo, 'status', '--porcelain')).toBe('');
   });
 
+  it('undoes a set-up made with --shared alone when asked without --shared, leaving no file of it behind', async () => {
+    const { repo, baton } = setup();
+    expect((await baton(['init', '--shared', '--agent', 'all', '--command', 'baton'])).code).toBe(0);
+    // the default's CLAUDE.md, AGENTS.md and .codex/hooks.json are the --shared set-up's files too: an undo of the
+    // default alone took Baton's part out of them, left the hooks of .claude/settings.json wired, and the files empty
+    const undo = await baton(['init', '--undo']);
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(undo.stdout).toMatch(/\.claude\/settings\.json: deleted/);
+    expect(gitIn(repo, 'status', '--porcelain')).toBe('');
+  });
+
   it('replaces a plain set-up with --shared, so no hook runs twice, and doctor finds nothing doubled', async () => {
     const { repo, baton } = setup();
     expect((await baton(['init', '--agent', 'claude-code', '--command', 'baton'])).code).toBe(0);

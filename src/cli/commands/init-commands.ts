@@ -37,7 +37,7 @@ import {
   type BatonCommand,
 } from '../../integrations/init/hook-command.js';
 import { standingLookup } from '../../integrations/init/git-exclude.js';
-import { init, undo, type InitChange } from '../../integrations/init/init.js';
+import { init, plainUndoScope, undo, type InitChange } from '../../integrations/init/init.js';
 import { emit } from '../output.js';
 import type { Runtime } from '../runtime.js';
 import { agentLabel } from '../../core/agent-label.js';
@@ -147,13 +147,14 @@ export function registerInitCommands(program: Command, rt: Runtime) {
       ) => {
         const g = rt.globals(cmd);
         const settings = rt.settings(g);
-        const scope = scopeOf(o);
+        const asked = scopeOf(o);
         if (o.moveWorkflows && (!o.saveDatabase || o.undo))
           throw invalidInput(
             '--move-workflows moves workflows into the database --save-database keeps: use them together (`baton init --save-database --move-workflows`)',
           );
         const chosen = o.undo ? null : await hooksStore(rt, g, settings, !!o.saveDatabase);
-        const root = await rootOf(rt, scope);
+        const root = await rootOf(rt, asked);
+        const scope = o.undo && !o.shared && !o.user ? plainUndoScope(settings.home, root) : asked;
         // the workflows not finished the store the hooks leave holds for this repository: moved, or said with the
         // commands that move them (else the next session start begins a new, empty workflow and nothing says why); a
         // store that cannot be read is said too, not taken for one that holds nothing

@@ -141,6 +141,16 @@ export const isSetUp = (home: string, root: string): boolean =>
   readManifest(manifestPath(home, root, 'local')) !== null;
 
 /**
+ * The scope a `baton init --undo` without --shared or --user undoes: the default's, unless `--shared` alone set the
+ * repository up. The default's CLAUDE.md, AGENTS.md and .codex/hooks.json are the shared set-up's files too, so an undo
+ * of the default took Baton's part out of those and left the hooks of .claude/settings.json wired, the files empty.
+ */
+export function plainUndoScope(home: string, root: string): InitScope {
+  if ([root, ...otherWorktrees(root)].some((w) => isSetUp(home, w))) return 'local';
+  return readManifest(manifestPath(home, root, 'shared')) !== null ? 'shared' : 'local';
+}
+
+/**
  * The other worktrees of the repository that `baton init` did not set up, when it set up `root` (its default scope):
  * a session started in one is not followed. None when `root` is not set up by it either (the plugin and `--user`
  * follow every folder; `--shared` settings come with the branch).
