@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
 import { allModules, COMMANDS, GROUPS, registerModules } from '../../src/cli/command-table.js';
@@ -52,6 +53,28 @@ describe('the command table', () => {
     expect(program.commands.map((c) => c.name()).sort()).toEqual(Object.keys(COMMANDS).sort());
     for (const { example } of Object.values(GROUPS))
       expect(Object.keys(COMMANDS)).toContain(example.split(' ')[1]);
+  });
+
+  it('says what each command and subcommand does, and docs/cli.md names every one', async () => {
+    const program = new Command('baton');
+    await registerModules(program, new Runtime({ out: () => {}, err: () => {} }, repo, {}), allModules());
+    const doc = readFileSync(fileURLToPath(new URL('../../docs/cli.md', import.meta.url)), 'utf8').replace(
+      /\\\|/g,
+      '|',
+    );
+    // a command as cli.md writes it in code: `baton task start|done ID`, `baton import [auto|codex] FILE`
+    const named = (words: string) => new RegExp(`\`(baton )?${words}\\b`).test(doc);
+    const missing: string[] = [];
+    for (const c of program.commands) {
+      if (!c.description()) missing.push(`${c.name()}: no description`);
+      if (!named(c.name())) missing.push(`${c.name()}: not in docs/cli.md`);
+      for (const s of c.commands.filter((s) => s.name() !== 'help')) {
+        if (!s.description()) missing.push(`${c.name()} ${s.name()}: no description`);
+        if (!named(`${c.name()} \\[?([a-z-]+\\|)*${s.name()}`))
+          missing.push(`${c.name()} ${s.name()}: not in docs/cli.md`);
+      }
+    }
+    expect(missing).toEqual([]);
   });
 
   it('suggests the nearest commands for a mistyped one', () => {

@@ -61,6 +61,9 @@ export function registerRecordCommands(program: Command, rt: Runtime) {
 
   record
     .command('error')
+    .description(
+      'record an error: `baton record error --type TypeError --message "x is undefined"` (`record resolve` closes it)',
+    )
     .requiredOption('--type <type>', 'exception type or error category')
     .requiredOption('--message <text>', 'the error')
     .option('--context <text>', 'what was happening')
