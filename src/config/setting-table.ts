@@ -30,15 +30,10 @@ export const SETTINGS = {
   runsDir: def('runs dir', '--runs-dir', 'BATON_RUNS_DIR', 'runs_dir'),
   mirror: def('mirror', '--mirror', 'BATON_MIRROR', 'mirror'),
   actor: def('actor', '--actor', 'BATON_ACTOR', 'actor'),
-  // the agent hooks
-  autoTrack: def('auto_track', '--auto-track', 'BATON_AUTO_TRACK', 'auto_track'),
-  checkpointInterval: def(
-    'checkpoint interval',
-    '--checkpoint-interval',
-    'BATON_CHECKPOINT_INTERVAL',
-    'checkpoint_interval',
-  ),
-  injectMaxChars: def('inject max chars', '--inject-max-chars', 'BATON_INJECT_MAX_CHARS', 'inject_max_chars'),
+  // the agent hooks, which an agent runs with no option of the user's: no command takes one, so an error names none
+  autoTrack: def('auto_track', null, 'BATON_AUTO_TRACK', 'auto_track'),
+  checkpointInterval: def('checkpoint interval', null, 'BATON_CHECKPOINT_INTERVAL', 'checkpoint_interval'),
+  injectMaxChars: def('inject max chars', null, 'BATON_INJECT_MAX_CHARS', 'inject_max_chars'),
   // how long a hook works before it answers with what it did so far (tests; read by the hook itself, see hookBudget)
   hookBudget: def('hook budget', null, 'BATON_HOOK_BUDGET', null),
   // a Baton server the commands talk to instead of the local store (docs/server.md); a file names neither

@@ -8,6 +8,7 @@ import { allModules, COMMANDS, GROUPS, registerModules } from '../../src/cli/com
 import { nearestCommands } from '../../src/cli/help.js';
 import { Runtime } from '../../src/cli/runtime.js';
 import { PACKAGE_VERSION } from '../../src/config/package-info.js';
+import { SETTINGS } from '../../src/config/setting-table.js';
 import { batonBin, runCli } from '../helpers/cli.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
 import { hermeticEnv } from '../helpers/hermetic-env.js';
@@ -75,6 +76,27 @@ describe('the command table', () => {
       }
     }
     expect(missing).toEqual([]);
+  });
+
+  it("names in a bad setting's error only options a command takes", async () => {
+    const program = new Command('baton');
+    await registerModules(program, new Runtime({ out: () => {}, err: () => {} }, repo, {}), allModules());
+    const taken = new Set<string>();
+    const walk = (c: Command) => {
+      for (const o of c.options) if (o.long) taken.add(o.long);
+      c.commands.forEach(walk);
+    };
+    walk(program);
+    // the global options are the main program's (src/cli/main.ts), not the modules': read from `baton --help`
+    for (const [o] of (await baton('--help')).stdout.matchAll(/--[a-z-]+/g)) taken.add(o);
+    const named = Object.values(SETTINGS).flatMap((d) => (d.option ? [d.option] : []));
+    expect(named.filter((o) => !taken.has(o))).toEqual([]);
+    // the message a user reads: BATON_AUTO_TRACK=maybe named `option --auto-track`, which no command takes
+    const r = await runCli(['status'], {
+      cwd: repo,
+      env: { BATON_HOME: home, BATON_URL: '', BATON_AUTO_TRACK: 'maybe' },
+    });
+    expect(r.stderr).toBe('baton: auto_track "maybe" is not on or off (variable BATON_AUTO_TRACK)\n');
   });
 
   it('suggests the nearest commands for a mistyped one', () => {
