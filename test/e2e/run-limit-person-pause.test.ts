@@ -57,7 +57,9 @@ describe('a person pausing a run that waits out a usage limit', () => {
       FAKE_USAGE_LIMIT: String(Math.floor(Date.now() / 1000) + 60),
       FAKE_LIMIT_ONCE: join(home, 'limit-reported'),
     });
-    await until('the run waiting for the reset', () => run.out.stderr.includes('usage limit: resuming at'));
+    await until('the run waiting for the reset', async () =>
+      run.out.stderr.includes('usage limit: resuming at'),
+    );
     const held = await said(['pause', '--reason', 'lunch']);
     expect(held.code, held.stderr).toBe(0);
     expect(held.stdout).not.toContain('already paused');

@@ -294,7 +294,11 @@ export function pause(d: Draft, input: PauseInput): PauseOutcome {
   if (s.status === 'paused') {
     // paused by a usage limit that a run waits out to resume it: a person's pause now holds it, as theirs (the run
     // sees the trigger change and stops waiting); `already_paused` would leave the run to go on at the reset
-    if (s.pause_trigger === 'usage_limit' && input.trigger === 'pause' && s.agent?.usage_limit?.auto_resume_at) {
+    if (
+      s.pause_trigger === 'usage_limit' &&
+      input.trigger === 'pause' &&
+      s.agent?.usage_limit?.auto_resume_at
+    ) {
       const snapshot = pauseNow(d, input.reason, 'pause', input.git, null);
       return { outcome: 'paused', snapshot_id: snapshot.id, warning: null };
     }
