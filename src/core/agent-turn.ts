@@ -59,7 +59,7 @@ export function turnOver(s: WorkflowState): boolean | null {
   const snap = s.last_snapshot;
   return (
     !!snap &&
-    ['pause', 'usage_limit', 'timeout', 'crash', 'stopped'].includes(snap.trigger) &&
+    ['pause', 'usage_limit', 'api_error', 'timeout', 'crash', 'stopped'].includes(snap.trigger) &&
     Date.parse(snap.created_at) >= Date.parse(asked.at ?? asked.timestamp)
   );
 }

@@ -657,7 +657,7 @@ describe("Stop's last_assistant_message", () => {
 
 describe('a turn that ends on an API error (StopFailure)', () => {
   it('keeps what the turn did and marks where the work was cut, with why', async () => {
-    const { repo, hook } = workspace();
+    const { repo, hook, baton } = workspace();
     await hook('SessionStart', { session_id: 's1', cwd: repo, source: 'startup' });
     await hook('UserPromptSubmit', { session_id: 's1', cwd: repo, prompt: 'Build the CSV exporter' });
     // older versions name the kind `error` and the words `error_details`
@@ -671,12 +671,16 @@ describe('a turn that ends on an API error (StopFailure)', () => {
     expect(r).toMatchObject({ code: 0, stdout: '' });
     expect(r.stderr).toContain('the turn ended on an API error (server_error: API Error: 529 Overloaded)');
     expect(r.stderr).not.toContain('usage limit');
+    // its snapshot is the error's own (trigger api_error), not taken for a pause the user asked for
+    expect((await baton(['status'])).stdout).toMatch(
+      /^snap-\S+ +1 +api_error +0\/0 +\S+ +the turn ended on an API error \(server_error/m,
+    );
     // the next session is told where the last one was cut, and what it had done
     const next = await hook('SessionStart', { session_id: 's2', cwd: repo, source: 'startup' });
     const context = contextOf(next.stdout);
     expect(context).toContain('Half-way: the parser is done, the writer is next.');
     expect(context).toContain(
-      'The previous session ended because: pause: the turn ended on an API error (server_error',
+      'The previous session ended because: the turn ended on an API error (server_error',
     );
   });
 

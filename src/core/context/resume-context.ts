@@ -620,10 +620,11 @@ export function compileResumeContext(
       description: next?.description ? clip(next.description, limits.description_chars) : null,
       // a usage limit or an API error that stopped the last turn is why, said here once (not as the last state); a
       // limit's reset already past when the context is made (else when the snapshot was taken) is said so; else the
-      // snapshot's trigger and reason, a usage limit's reason alone (it names the limit: "usage_limit: usage limit")
+      // snapshot's trigger and reason, a usage limit's or an API error's reason alone (it names it: "usage_limit: usage
+      // limit")
       ended_because:
         turnStop(snap.summaries, snap.requests.at(-1), new Date(workflow?.now ?? snap.created_at)) ??
-        (snap.trigger === 'usage_limit' && snap.pause_reason
+        ((snap.trigger === 'usage_limit' || snap.trigger === 'api_error') && snap.pause_reason
           ? snap.pause_reason
           : `${snap.trigger}${snap.pause_reason ? `: ${snap.pause_reason}` : ''}`),
       latest_request_first: limits.newer_request_note > 0 && requestAfterList(snap) && !answered(snap),

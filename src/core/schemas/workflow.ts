@@ -28,6 +28,11 @@ export const snapshotTriggers = [
    * snapshots as `pause`, their reason naming the limit.
    */
   'usage_limit',
+  /**
+   * A hook's snapshot of a turn an API error cut short (Claude Code's StopFailure: an outage, an overloaded server, a
+   * prompt too long): handled as `usage_limit` is, for the same reason. Older logs hold such snapshots as `pause`.
+   */
+  'api_error',
   'task_complete',
   'exhaustion',
   'timeout',
