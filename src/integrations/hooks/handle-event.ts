@@ -382,10 +382,10 @@ async function turnCut(ctx: HookContext, event: HookEvent, said: LimitMet | null
  * The end of a turn cut short, once its transcript is imported: the limit the hook's payload said recorded (why the
  * agent stopped: the next briefing says it until the agent works again; one the transcript ends on the import
  * recorded), and a snapshot marks where the work was cut, with why (trigger `usage_limit` for a limit, else
- * `api_error`: the agent stopped, the work is not over; `exhaustion` is the compaction's, which PostCompact reads as "snapshot
- * before compacting"). Every usage limit a hook meets ends here, whether its payload or only the transcript says it
- * (Codex fires Stop and writes the limit in its rollout), or only the next session start's catch-up reads it (no
- * Stop or StopFailure came for it).
+ * `api_error`: the agent stopped, the work is not over; `exhaustion` is the compaction's, which PostCompact reads as
+ * "snapshot before compacting"). Every usage limit a hook meets ends here, whether its payload or only the transcript
+ * says it (Codex fires Stop and writes the limit in its rollout), or only the next session start's catch-up reads it
+ * (no Stop or StopFailure came for it).
  */
 async function cutShort(
   ctx: HookContext,
