@@ -13,7 +13,7 @@ async function limitedRun(more: Record<string, string> = {}) {
     FAKE_LIMIT_ONCE: join(space.home, 'limit-reported'),
     ...more,
   });
-  /** The run ended (not done, the limit not waited out: EX_TEMPFAIL), paused by the person's "lunch": it says `stopped`. */
+  /** The run ended (not done, the limit not waited out: EX_TEMPFAIL), paused by the person: it says `stopped`. */
   const pausedByPerson = async (stopped: string) => {
     expect(await run.exited).toBe(75);
     const report = JSON.parse(run.out.stdout.trim().split('\n').at(-1) ?? '') as {
