@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
+import { freshPostgresUrl } from '../helpers/postgres.js';
 
 /** A repository, a user's home and a BATON_HOME; `baton` runs with the given environment on top. */
 function setup() {
@@ -152,6 +153,46 @@ describe('the store Baton uses, named where a user looks', () => {
     expect(served.stdout).toContain(
       `otherwise they write to SQLite ${team} (${config}, key database) instead`,
     );
+  });
+
+  it('init says a team database it cannot use, kept already or named by this shell, and is quiet about one that works', async () => {
+    const { repo, batonHome, baton } = setup();
+    const down = 'postgres://team:s3cret@127.0.0.1:1/teamdb';
+    const unusable =
+      /^Warning: cannot reach PostgreSQL at postgres:\/\/team:\*\*\*@127\.0\.0\.1:1\/teamdb \([^)]*\); check that it runs and that the database URL \([^)]*\) names it \(the URL in use is set by (.+)\): the hooks set up here record nothing until it works \(each says so to the user\); `baton doctor` tells when it does\.$/m;
+    // named by this shell: the hooks are written (Baton may start later), and the user is told they record nothing yet
+    const init = await baton(['init', '--agent', 'claude-code', '--command', 'baton'], {
+      BATON_DATABASE_URL: down,
+    });
+    expect(init.code, init.stderr).toBe(0);
+    expect(existsSync(join(repo, '.claude', 'settings.local.json'))).toBe(true);
+    expect(unusable.exec(init.stdout)?.[1]).toBe('variable BATON_DATABASE_URL');
+    expect(init.stdout).not.toContain('s3cret');
+    const json = (
+      await baton(['init', '--agent', 'claude-code', '--command', 'baton', '--json'], {
+        BATON_DATABASE_URL: down,
+      })
+    ).json<{ store_unusable: string | null }>();
+    expect(json.store_unusable).toMatch(/^cannot reach PostgreSQL/);
+    // kept in the config file by an earlier --save-database, since gone: an init again (saving it again or not) says so
+    const config = join(batonHome, 'config.json');
+    writeFileSync(config, JSON.stringify({ database: down }));
+    for (const args of [[], ['--save-database']]) {
+      const again = await baton(['init', '--agent', 'claude-code', '--command', 'baton', ...args], {
+        BATON_DATABASE_URL: args.length ? down : undefined,
+      });
+      expect(again.code, again.stderr).toBe(0);
+      expect(unusable.exec(again.stdout)?.[1]).toBe(
+        args.length ? 'variable BATON_DATABASE_URL' : `${config}, key database`,
+      );
+    }
+    // a database that works: nothing said
+    const works = await baton(['init', '--agent', 'claude-code', '--command', 'baton'], {
+      BATON_DATABASE_URL: await freshPostgresUrl('baton_init'),
+    });
+    expect(works.code, works.stderr).toBe(0);
+    expect(works.stdout).toContain('Records go to PostgreSQL');
+    expect(works.stdout).not.toContain('record nothing until it works');
   });
 
   it('--save-database refuses a server, a database no shell setting names, and one that cannot be used', async () => {

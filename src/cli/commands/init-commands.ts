@@ -220,6 +220,16 @@ export function registerInitCommands(program: Command, rt: Runtime) {
         const sub = claude ? subfolderWarning(root, rt.cwd, claude) : null;
         // the hooks' server, when it cannot see this folder, records nothing of it
         const unseen = store ? await folderUnseenByServer(() => rt.open(g), store.store, root) : null;
+        // a team database that cannot be used now (down, a login refused, no such database): every hook written here
+        // fails until it works, so it is said where the user takes the set-up for done (--save-database refused it)
+        const unusable =
+          store && !kept && store.store.kind === 'postgres'
+            ? await rt.open(g).then(
+                () => null,
+                (e: Error) =>
+                  `${unreachableStore(e, store.store)}: the hooks set up here record nothing until it works (each says so to the user); \`baton doctor\` tells when it does`,
+              )
+            : null;
         // taken all the same (Baton may be installed after, and a committed file names it for every machine), but said
         const unfound =
           o.command && !o.undo && !runnable(o.command, rt.env) ? commandNotFound(o.command) : null;
@@ -265,6 +275,7 @@ export function registerInitCommands(program: Command, rt: Runtime) {
               ? {
                   store: store.store,
                   store_warning: store.warning,
+                  store_unusable: unusable,
                   saved_database: store.saved,
                   left_behind: o.moveWorkflows ? [] : left,
                   // the store the hooks left could not be read: why (what it holds was not looked at)
@@ -337,6 +348,7 @@ export function registerInitCommands(program: Command, rt: Runtime) {
                 out.push(
                   `Kept as the \`database\` key of ${store.saved}: the agent hooks use it whatever their environment.`,
                 );
+              if (unusable) out.push(`Warning: ${unusable}.`);
               if (store.warning) out.push(`Warning: ${store.warning}.`);
               if (store.previous && behind.unread !== null)
                 out.push(
