@@ -394,6 +394,79 @@ describe('a session start that could not reach the store', () => {
   });
 });
 
+describe('a session whose start could not reach the store and that worked on while it was out of reach', () => {
+  it('is briefed at its first prompt back with what its own turns did meanwhile, read from its transcript first', async () => {
+    const { repo, env, hook, baton } = workspace();
+    const todos = (...statuses: string[]) => ({
+      todos: ['Write the CSV exporter', 'Test the exporter'].map((content, i) => ({
+        content,
+        status: statuses[i],
+        activeForm: content,
+      })),
+    });
+    await hook('SessionStart', { session_id: 's1', cwd: repo, source: 'startup' });
+    await hook('UserPromptSubmit', { session_id: 's1', cwd: repo, prompt: 'Write the CSV exporter' });
+    await hook('PostToolUse', {
+      session_id: 's1',
+      cwd: repo,
+      tool_name: 'TodoWrite',
+      tool_use_id: 'toolu_1',
+      tool_input: todos('in_progress', 'pending'),
+      tool_response: {},
+    });
+    // the next conversation starts while the store is out of reach, and works on: its hooks fail, its transcript grows
+    const transcript = join(tempDir('baton-project-'), 's2.jsonl');
+    const down = (event: string, fields: Record<string, unknown>) =>
+      runCli(['hook', event], {
+        cwd: repo,
+        env: { ...env, BATON_DATABASE_URL: 'postgres://baton@127.0.0.1:1/baton' },
+        input: JSON.stringify({
+          hook_event_name: event,
+          session_id: 's2',
+          cwd: repo,
+          transcript_path: transcript,
+          ...fields,
+        }),
+      });
+    expect((await down('SessionStart', { source: 'startup' })).stdout).toContain('Baton could not load');
+    const asked = (text: string) =>
+      JSON.stringify({
+        type: 'user',
+        sessionId: 's2',
+        message: { role: 'user', content: text },
+        timestamp: new Date().toISOString(),
+      });
+    writeFileSync(
+      transcript,
+      `${[
+        asked('finish the exporter'),
+        ...claudeTool('toolu_2', 'TodoWrite', todos('completed', 'in_progress'), 'Todos have been modified'),
+      ].join('\n')}\n`,
+    );
+    expect((await down('Stop', {})).code).toBe(0);
+    appendFileSync(transcript, `${asked('now the docs')}\n`);
+    // the store answers again: the briefing of the first prompt back has the exporter written, as the conversation did
+    const back = await hook('UserPromptSubmit', {
+      session_id: 's2',
+      cwd: repo,
+      transcript_path: transcript,
+      prompt: 'now the docs',
+    });
+    expect(back.code, back.stderr).toBe(0);
+    const context = contextOf(back.stdout);
+    expect(context).toContain('[x] T1 Write the CSV exporter');
+    expect(context).toContain('[~] T2 Test the exporter');
+    expect(back.stderr).toMatch(
+      /: the store answers again: no other transcript here had grown since its last import; request recorded; read the transcript of this session first: imported 4 new transcript entries \(0 decisions, 0 errors\); tasks: 1 started, 1 completed;/,
+    );
+    // each prompt once, the hook's sighting paired with the transcript's, and the turn's Stop reads on from there
+    const stop = await hook('Stop', { session_id: 's2', cwd: repo, transcript_path: transcript });
+    expect(stop.stderr).toContain('Stop: nothing new in the transcript');
+    const s = (await baton(['details', 'requests', '--json'])).json<{ text: string }[]>();
+    expect(s.map((r) => r.text)).toEqual(['Write the CSV exporter', 'finish the exporter', 'now the docs']);
+  });
+});
+
 describe('a pause that outlived its timeout', () => {
   it('is told to the user by the hook that forced it, once; the next prompt resumes the workflow', async () => {
     const { repo, hook, baton } = workspace();

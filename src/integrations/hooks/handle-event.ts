@@ -711,8 +711,12 @@ async function outageCatchUp(ctx: HookContext, event: HookEvent) {
   const { caught, limited, ended } = await catchUp(ctx, event, own || undefined);
   const note = [caught.note, ...limited.map((l) => l.note), ended.note].filter(Boolean).join('; ');
   const entries = caught.read.reduce((n, t) => n + t.entries, 0);
+  // what the hook reads of its own transcript is said after this (a prompt whose session start failed reads it too,
+  // before the briefing it gives)
+  const itself = own || (event === 'UserPromptSubmit' && ctx.missedBriefing && ctx.payload.transcript_path);
+  const none = `no ${itself ? 'other ' : ''}transcript here had grown since its last import`;
   return {
-    note: `the store answers again: ${note || 'no transcript here had grown since its last import'}`,
+    note: `the store answers again: ${note || none}`,
     read: caught.unread.length
       ? `what was written meanwhile could not all be read: ${caught.unread.join('; ')}`
       : entries
@@ -1002,6 +1006,11 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
           ...resumed,
           ...seen,
         };
+      // the turns this session had while its start could not reach the store (its Stops failed too): read first, else
+      // the briefing hands back a task list the conversation itself has moved past
+      const own = missed && path ? await importNew(ctx, ref, t.workflow_id, 'UserPromptSubmit') : null;
+      if (own) note += `; read the transcript of this session first: ${own.note}`;
+      const read = own?.transcript ? { transcripts: [own.transcript] } : seen;
       // Codex's PostCompact cannot inject: the first prompt after a compaction brings the context back.
       const c = await contextFor(
         ctx,
@@ -1028,7 +1037,7 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
           [others && !t.empty ? others.agent : null, c.text, leftOut].filter(Boolean).join('\n\n'),
         ),
         ...back,
-        ...seen,
+        ...read,
         ...takenOver,
       };
     }
