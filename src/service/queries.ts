@@ -539,6 +539,8 @@ export class Queries {
         sessions: s.session_count,
         ...resumability(s, now, gone),
         worktree: s.worktree,
+        /** Whose it is on a database a team shares (the git identity it was made under); null: anyone's. */
+        owner: s.owner ?? null,
         updated_at: s.updated_at,
         /** Nothing in it: no issue, task, request or record (a conversation opened and left). */
         empty: isEmptyWorkflow(s),

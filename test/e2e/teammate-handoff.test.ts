@@ -91,6 +91,17 @@ describe.each(['sqlite', 'postgres'] as const)(
       expect(status.stdout).toContain(`not yours: ${pointer}`);
       const json = (await baton(ben, 'status', '--json')).json<{ teammates: { workflow_id: string }[] }>();
       expect(json.teammates.map((t) => t.workflow_id)).toEqual([anas]);
+      // the sessions table says whose each workflow is, as baton list does: hers goes on in her agent's next session
+      const sessions = await baton(ben, 'sessions');
+      expect(sessions.code, sessions.stderr).toBe(0);
+      const rows = sessions.stdout.split('\n');
+      expect(rows.find((l) => l.startsWith('#'))).toMatch(/\bUPDATED +OWNER$/);
+      expect(rows.find((l) => l.includes(anas!))).toMatch(/ ana@team\.example$/);
+      expect(rows.find((l) => l.includes(bens!))).toMatch(/ ben@team\.example$/);
+      const table = (await baton(ben, 'sessions', '--json')).json<{
+        sessions: { id: string; owner: string }[];
+      }>();
+      expect(table.sessions.find((r) => r.id === anas)?.owner).toBe('ana@team.example');
       // Ana's briefing read on Ben's side: her uncommitted file is hers, not in Ben's checkout
       writeFileSync(join(ana, 'interactive.go'), 'package cli\n');
       const cp = await baton(ana, 'checkpoint', '--name', 'before-the-limit');

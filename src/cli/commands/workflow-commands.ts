@@ -229,6 +229,9 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
           const stopped = rows.filter((r) => r.resume_by === 'resume').length;
           const followed = rows.filter((r) => r.resume_by === 'next_session').length;
           const plural = (n: number) => (n > 1 ? 's' : '');
+          // on a database a team shares, whose each one is, as `baton list` says it: a teammate's workflow goes on in
+          // their agent's next session, not in yours
+          const byOwner = new Set(rows.map((r) => r.owner)).size > 1;
           // a workflow the hooks follow has nothing to resume: its agent's next session in the worktree goes on with it
           const head = [
             stopped && `${stopped} workflow${plural(stopped)} can be resumed (baton resume -w <id>)`,
@@ -238,7 +241,17 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
           return [
             ...(head.length ? [`${head.join('\n')}\n`] : []),
             table(
-              ['#', 'WORKFLOW', 'TOPIC', 'STEP', 'STATUS', 'RESUMABLE', 'SESSIONS', 'UPDATED'],
+              [
+                '#',
+                'WORKFLOW',
+                'TOPIC',
+                'STEP',
+                'STATUS',
+                'RESUMABLE',
+                'SESSIONS',
+                'UPDATED',
+                ...(byOwner ? ['OWNER'] : []),
+              ],
               rows.map((r, i) => [
                 i + 1,
                 r.id,
@@ -248,6 +261,7 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
                 resumableWords(r),
                 r.sessions,
                 r.updated_at,
+                ...(byOwner ? [r.owner ?? '-'] : []),
               ]),
             ),
             ...(note ? [note] : []),

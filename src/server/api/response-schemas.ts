@@ -424,6 +424,8 @@ export const SessionsTable = z
         resume_by: z.enum(['resume', 'next_session']).nullable(),
         continued_by: z.string().nullable(),
         worktree: z.string(),
+        /** The git identity it was made under (whose it is on a shared database); null: anyone's. */
+        owner: z.string().nullable(),
         updated_at: z.string(),
         /** Nothing in it: no issue, task, request or record (a conversation opened and left). */
         empty: z.boolean(),
