@@ -14,28 +14,36 @@ export function goOnLine(
   following: string | null = null,
   open: boolean | null = null,
   over = false,
+  elsewhere: string | null = null,
 ) {
   const run = `\`baton run -w ${id}\` (Baton runs the agent)`;
   if (!following)
     return `to go on: ${run} or \`baton resume -w ${id}\` (you start it; with the hooks, your next prompt resumes it)`;
   const agent = agentLabel(following);
+  const here = hereOr(elsewhere);
   if (over) {
-    const here =
+    const prompt =
       open === false
         ? ''
-        : `send your next prompt in the ${agent} session ${open ? 'still open here' : 'if it is still open'} (the hooks resume ${id}), or `;
-    return `to go on with it: ${here}${run}; a new ${agent} conversation here completes it instead and starts a new workflow (its work is over)`;
+        : `send your next prompt in the ${agent} session ${open ? `still open ${here}` : 'if it is still open'} (the hooks resume ${id}), or `;
+    return `to go on with it: ${prompt}${run}; a new ${agent} conversation ${here} completes it instead and starts a new workflow (its work is over)`;
   }
-  return `to go on: ${goOnWhere(agent, open)} (the hooks resume ${id}), or ${run}`;
+  return `to go on: ${goOnWhere(agent, open, elsewhere)} (the hooks resume ${id}), or ${run}`;
 }
 
+/**
+ * Where the workflow's agent goes on: here, or its worktree when the command runs outside it (`elsewhere`: a teammate's
+ * clone, another folder), where a conversation takes up a workflow of its own, not this one.
+ */
+const hereOr = (elsewhere: string | null) => (elsewhere ? `in its worktree ${elsewhere}` : 'here');
+
 /** Where the person goes on with a workflow an agent's hooks follow: its conversation still open here, or a new one. */
-const goOnWhere = (agent: string, open: boolean | null) =>
+const goOnWhere = (agent: string, open: boolean | null, elsewhere: string | null = null) =>
   open === true
-    ? `send your next prompt in the ${agent} session still open here`
+    ? `send your next prompt in the ${agent} session still open ${hereOr(elsewhere)}`
     : open === false
-      ? `open ${agent} here and send a prompt`
-      : `send your next prompt in the ${agent} session if it is still open, else open ${agent} here and send one`;
+      ? `open ${agent} ${hereOr(elsewhere)} and send a prompt`
+      : `send your next prompt in the ${agent} session if it is still open, else open ${agent} ${hereOr(elsewhere)} and send one`;
 
 /**
  * How a workflow an agent's hooks follow goes on once `baton resume` started its next session: a resume starts no
@@ -50,10 +58,10 @@ export function resumedGoOnLine(id: string, following: string, open: boolean | n
  * What `baton pause` says: paused, already paused, or what the requested pause waits for; asked again while a request
  * waits, that the first request stands (its reason, how long ago it was made) and a new reason was not recorded.
  */
-export function pauseText(r: PauseResult, now: number): string {
+export function pauseText(r: PauseResult, now: number, elsewhere: string | null = null): string {
   if (r.outcome === 'already_paused') return `${r.workflow_id} is already paused (snapshot ${r.snapshot_id})`;
   if (r.outcome === 'paused')
-    return `paused ${r.workflow_id} (snapshot ${r.snapshot_id})${r.warning ? `\nwarning: ${r.warning}` : ''}\n${goOnLine(r.workflow_id, r.following_agent, r.conversation_open, r.completes_at_next_start !== null)}`;
+    return `paused ${r.workflow_id} (snapshot ${r.snapshot_id})${r.warning ? `\nwarning: ${r.warning}` : ''}\n${goOnLine(r.workflow_id, r.following_agent, r.conversation_open, r.completes_at_next_start !== null, elsewhere)}`;
   // a turn under way is let finish: the agent's list may reach Baton only at its end (Codex's with the Stop)
   const tasks = `${r.waiting_for.join(', ')} ${r.waiting_for.length > 1 ? 'finish' : 'finishes'}`;
   const turn = r.waiting_for_turn

@@ -684,7 +684,7 @@ export function cliCoreSuite(mode: CliMode): void {
       expect(r.code).toBe(3);
       expect(r.stderr).not.toContain('it is running');
       expect(r.stderr).toContain(
-        'its agent sessions are followed by hooks: the next Codex session in this worktree continues it with its briefing (`baton context` prints it); nothing to resume',
+        `its agent sessions are followed by hooks: the next Codex session in its worktree ${repo} continues it with its briefing (\`baton context\` prints it); nothing to resume`,
       );
     });
 

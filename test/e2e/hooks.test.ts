@@ -1047,7 +1047,9 @@ describe('Codex hooks', () => {
     // which is what `baton resume` says of it
     const resume = await baton(['resume']);
     expect(resume.code).toBe(3);
-    expect(resume.stderr).toContain('the next Codex session in this worktree continues it with its briefing');
+    expect(resume.stderr).toContain(
+      `the next Codex session in its worktree ${repo} continues it with its briefing`,
+    );
     expect(registry()).toEqual([
       expect.objectContaining({
         id: row?.id,

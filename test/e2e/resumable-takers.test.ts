@@ -42,7 +42,9 @@ describe('who goes on with a workflow the hooks follow', () => {
     await server.stop();
     const resume = await baton(['resume']);
     expect(resume.code).toBe(3);
-    expect(resume.stderr).toContain('the next Codex or Claude Code session in this worktree continues it');
+    expect(resume.stderr).toContain(
+      `the next Codex or Claude Code session in its worktree ${repo} continues it`,
+    );
     // and so it is: the Claude Code window's next prompt goes on with the workflow
     await hook('UserPromptSubmit', { prompt: 'Finish step 1' });
     const s = (await baton(['status', '--json'])).json<Record<string, any>>();

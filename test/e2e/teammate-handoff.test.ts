@@ -116,6 +116,21 @@ describe.each(['sqlite', 'postgres'] as const)(
       );
       // Ana's own status names no one: the work is hers
       expect((await baton(ana, 'status')).stdout).not.toContain('not yours');
+
+      // asked of her workflow from Ben's clone, where it goes on is her worktree, not here (a session here is Ben's own)
+      const resume = await baton(ben, 'resume', '-w', anas!);
+      expect(resume.code).toBe(3);
+      expect(resume.stderr).toContain(`the next Claude Code session in its worktree ${ana} continues it`);
+      const pause = await baton(ben, 'pause', '--force', '-w', anas!);
+      expect(pause.code, pause.stderr).toBe(0);
+      const there = `open Claude Code in its worktree ${ana} and send`;
+      expect(pause.stdout).toContain(there);
+      expect(pause.stdout).not.toMatch(/ here\b/);
+      expect((await baton(ben, 'status', '-w', anas!)).stdout).toContain(there);
+      // in her clone it is here
+      const own = (await baton(ana, 'status')).stdout;
+      expect(own).toMatch(/open Claude Code here and send/);
+      expect(own).not.toContain('in its worktree');
     });
 
     it('a workflow of another branch, or of another project on a branch of the same name, is not pointed to', async () => {

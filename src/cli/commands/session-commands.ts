@@ -34,7 +34,7 @@ import {
   isLiveSnapshotId,
   type ResumeResult,
 } from '../../service/index.js';
-import { gitConflict } from '../../git/git.js';
+import { gitConflict, resolveWorktree } from '../../git/git.js';
 import { settingReader } from '../../config/settings.js';
 import { action, workflowOption } from '../action.js';
 import { oneOf, parseNumber } from '../parse.js';
@@ -306,6 +306,8 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
         // the worktree as git has it on this machine now: files still holding conflict markers are said first, before
         // an agent or a person commits them (null: none, or the worktree is not here)
         const conflict = found.workflow.worktree ? await gitConflict(found.workflow.worktree) : null;
+        // run outside the workflow's worktree (-w from a teammate's clone): where its agent goes on is named
+        const elsewhere = await worktreeElsewhere(rt.cwd, found.workflow.worktree);
         const s = {
           ...found,
           gone_agents: gone.length ? gone : undefined,
@@ -377,6 +379,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
                         s.following_agent ?? null,
                         s.conversation_open ?? null,
                         s.completes_at_next_start !== null,
+                        elsewhere,
                       ),
                 ]
               : []),
@@ -420,7 +423,9 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
             ...(given.from === 'default' ? {} : { timeout_ms: settings.pauseTimeoutMs }),
           });
           const r = { ...paused, transcripts_read: read };
-          print(r, () => read.map((x) => `${x}\n`).join('') + pauseText(r, Date.now()));
+          const worktree = paused.outcome === 'paused' ? (await client.get(ref)).worktree : null;
+          const elsewhere = worktree ? await worktreeElsewhere(rt.cwd, worktree) : null;
+          print(r, () => read.map((x) => `${x}\n`).join('') + pauseText(r, Date.now(), elsewhere));
         },
       ),
     );
@@ -705,4 +710,11 @@ function openErrorsLines(s: Pick<Status, 'counts' | 'open_errors'>): string[] {
   return [
     `${openErrorsWords(n, newest)}; \`baton details errors\` lists them, \`baton record resolve <id> --resolution fixed\` closes one that no longer applies`,
   ];
+}
+
+/** The workflow's worktree when this command runs outside it (a teammate's clone, another folder), else null. */
+async function worktreeElsewhere(cwd: string, worktree: string | null): Promise<string | null> {
+  if (!worktree) return null;
+  const here = await resolveWorktree(cwd).catch(() => null);
+  return here === worktree ? null : worktree;
 }

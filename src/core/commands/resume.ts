@@ -122,7 +122,7 @@ function insteadOfResume(s: WorkflowState): string {
   if (s.status === 'in_progress' || s.status === 'blocked') {
     const hooked = followingAgent(s);
     return hooked
-      ? `; its agent sessions are followed by hooks: the next ${nextTakers(s)} session in this worktree continues it with its briefing (${cliWord('briefing')}); nothing to resume`
+      ? `; its agent sessions are followed by hooks: the next ${nextTakers(s)} session in its worktree ${s.worktree} continues it with its briefing (${cliWord('briefing')}); nothing to resume`
       : `; it is not stopped: nothing to resume (the briefing a new session gets: ${cliWord('briefing')})`;
   }
   return s.status === 'pending'
