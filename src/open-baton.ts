@@ -57,6 +57,9 @@ export async function openLocalService(
   scope: LocalServiceScope = {},
 ): Promise<LocalService> {
   const env = scope.env ?? process.env;
+  // whose the worktree is (the mirror's catch-up and a session's record ask it; git keeps the answer a few seconds):
+  // asked of git now, so that its process runs while the store opens
+  const owner = scope.worktree === undefined ? undefined : git.owner(scope.worktree);
   const store = await openStore({
     database: settings.database,
     durability: settings.durability,
@@ -100,7 +103,7 @@ export async function openLocalService(
   });
   mirror.attach(service.runner);
   const report = await mirror.catchUp(
-    scope.worktree ? { worktree: scope.worktree, owner: await git.owner(scope.worktree) } : {},
+    scope.worktree && owner ? { worktree: scope.worktree, owner: await owner } : {},
   );
   for (const b of report.behind)
     warn(
