@@ -1,5 +1,6 @@
 import type { PauseResult, PersonResumeResult } from '../client/baton-client.js';
 import { agentLabel, formatAgo, formatSpan } from '../core/index.js';
+import type { Elsewhere } from './whose-workflow.js';
 
 /**
  * How a paused or interrupted workflow goes on, said by `baton pause` and `baton status` alike. One an agent's
@@ -14,7 +15,7 @@ export function goOnLine(
   following: string | null = null,
   open: boolean | null = null,
   over = false,
-  elsewhere: string | null = null,
+  elsewhere: Elsewhere | null = null,
 ) {
   const run = `\`baton run -w ${id}\` (Baton runs the agent)`;
   if (!following)
@@ -33,12 +34,22 @@ export function goOnLine(
 
 /**
  * Where the workflow's agent goes on: here, or its worktree when the command runs outside it (`elsewhere`: a teammate's
- * clone, another folder), where a conversation takes up a workflow of its own, not this one.
+ * clone, another folder), where a conversation takes up a workflow of its own, not this one; a teammate's is named
+ * theirs (their worktree, even at this path: their agent goes on with it, not yours).
  */
-const hereOr = (elsewhere: string | null) => (elsewhere ? `in its worktree ${elsewhere}` : 'here');
+const hereOr = (elsewhere: Elsewhere | null) =>
+  !elsewhere
+    ? 'here'
+    : elsewhere.owner
+      ? `in ${elsewhere.owner}'s worktree ${elsewhere.worktree}`
+      : `in its worktree ${elsewhere.worktree}`;
+
+/** Whose the workflow is, after its id, when it is a teammate's: ` (ana@team.example's)`; nothing when it is yours. */
+export const whoseWords = (elsewhere: Elsewhere | null) =>
+  elsewhere?.owner ? ` (${elsewhere.owner}'s)` : '';
 
 /** Where the person goes on with a workflow an agent's hooks follow: its conversation still open here, or a new one. */
-const goOnWhere = (agent: string, open: boolean | null, elsewhere: string | null = null) =>
+const goOnWhere = (agent: string, open: boolean | null, elsewhere: Elsewhere | null = null) =>
   open === true
     ? `send your next prompt in the ${agent} session still open ${hereOr(elsewhere)}`
     : open === false
@@ -50,18 +61,24 @@ const goOnWhere = (agent: string, open: boolean | null, elsewhere: string | null
  * agent, and the briefing it prints is for one the person starts; that agent's conversation still open here takes it
  * up at its next prompt, or a new one at its start (`open`, as for `goOnLine`).
  */
-export function resumedGoOnLine(id: string, following: string, open: boolean | null) {
-  return `to go on: ${goOnWhere(agentLabel(following), open)}: its hooks follow ${id} and go on with this session (the briefing below is for an agent you start yourself)`;
+export function resumedGoOnLine(
+  id: string,
+  following: string,
+  open: boolean | null,
+  elsewhere: Elsewhere | null = null,
+) {
+  return `to go on: ${goOnWhere(agentLabel(following), open, elsewhere)}: its hooks follow ${id} and go on with this session (the briefing below is for an agent you start yourself)`;
 }
 
 /**
  * What `baton pause` says: paused, already paused, or what the requested pause waits for; asked again while a request
  * waits, that the first request stands (its reason, how long ago it was made) and a new reason was not recorded.
  */
-export function pauseText(r: PauseResult, now: number, elsewhere: string | null = null): string {
-  if (r.outcome === 'already_paused') return `${r.workflow_id} is already paused (snapshot ${r.snapshot_id})`;
+export function pauseText(r: PauseResult, now: number, elsewhere: Elsewhere | null = null): string {
+  const id = `${r.workflow_id}${whoseWords(elsewhere)}`;
+  if (r.outcome === 'already_paused') return `${id} is already paused (snapshot ${r.snapshot_id})`;
   if (r.outcome === 'paused')
-    return `paused ${r.workflow_id} (snapshot ${r.snapshot_id})${r.warning ? `\nwarning: ${r.warning}` : ''}\n${goOnLine(r.workflow_id, r.following_agent, r.conversation_open, r.completes_at_next_start !== null, elsewhere)}`;
+    return `paused ${id} (snapshot ${r.snapshot_id})${r.warning ? `\nwarning: ${r.warning}` : ''}\n${goOnLine(r.workflow_id, r.following_agent, r.conversation_open, r.completes_at_next_start !== null, elsewhere)}`;
   // a turn under way is let finish: the agent's list may reach Baton only at its end (Codex's with the Stop)
   const tasks = `${r.waiting_for.join(', ')} ${r.waiting_for.length > 1 ? 'finish' : 'finishes'}`;
   const turn = r.waiting_for_turn
@@ -75,11 +92,11 @@ export function pauseText(r: PauseResult, now: number, elsewhere: string | null 
   const req = r.pause_request;
   const timeout = req?.timeout_ms ? formatSpan(req.timeout_ms) : null;
   const then = `${waiting}, or by force once ${timeout ? `${timeout} have passed (the request's timeout, \`baton pause --pause-timeout\`)` : "the request's timeout has passed (`baton pause --pause-timeout`, default 5m)"}; \`baton pause --force\` pauses now, \`baton resume\` withdraws the request`;
-  if (r.outcome === 'requested' || !req) return `pause requested for ${r.workflow_id}: ${then}`;
+  if (r.outcome === 'requested' || !req) return `pause requested for ${id}: ${then}`;
   const why = req.reason === null ? 'no reason given' : `reason: ${req.reason}`;
   const ago = formatAgo(now - Date.parse(req.requested_at));
   return [
-    `a pause is already requested for ${r.workflow_id} (${why}, ${ago}): ${then}`,
+    `a pause is already requested for ${id} (${why}, ${ago}): ${then}`,
     ...(r.ignored_reason === null
       ? []
       : [
@@ -89,7 +106,10 @@ export function pauseText(r: PauseResult, now: number, elsewhere: string | null 
 }
 
 /** What `baton resume` says when it withdrew a pause request still waiting: the workflow goes on. */
-export function pauseWithdrawnText(r: Extract<PersonResumeResult, { outcome: 'pause_withdrawn' }>): string {
+export function pauseWithdrawnText(
+  r: Extract<PersonResumeResult, { outcome: 'pause_withdrawn' }>,
+  elsewhere: Elsewhere | null = null,
+): string {
   const why = r.pause_request.reason === null ? '' : ` (reason: ${r.pause_request.reason})`;
-  return `pause request withdrawn for ${r.workflow_id}${why}: the workflow goes on`;
+  return `pause request withdrawn for ${r.workflow_id}${whoseWords(elsewhere)}${why}: the workflow goes on`;
 }

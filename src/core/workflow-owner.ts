@@ -1,5 +1,3 @@
-import type { WorkflowState } from './schemas/state.js';
-
 /**
  * Whether a workflow is the work of `owner` (the email git makes commits with in its worktree): on a database a team
  * shares, two people's clones at one path (devcontainers' `/workspaces/<repo>`) are told apart by it. A workflow made
@@ -7,7 +5,8 @@ import type { WorkflowState } from './schemas/state.js';
  * particular: it is not taken for the owner of someone's workflow, so a conversation there never joins another
  * person's work unknowingly.
  */
-export const ownedBy = (w: WorkflowState, owner: string | null): boolean => !w.owner || w.owner === owner;
+export const ownedBy = (w: { owner?: string | null | undefined }, owner: string | null): boolean =>
+  !w.owner || w.owner === owner;
 
 /** What to do where no git identity is set, said wherever Baton needs one to tell whose work is whose. */
 export const SET_IDENTITY =

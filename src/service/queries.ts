@@ -241,6 +241,8 @@ export class Queries {
         title: s.title,
         issue: s.issue,
         worktree: s.worktree,
+        /** Whose it is on a database a team shares (the git identity it was made under); null: anyone's. */
+        owner: s.owner ?? null,
         status: s.status,
         version: s.version,
         pause_requested: s.pause_requested,

@@ -659,6 +659,9 @@ export function cliCoreSuite(mode: CliMode): void {
         workflow_id: status.workflow.id,
         status: 'in_progress',
         pause_request: { reason: null, requested_at: expect.any(String) },
+        // whose it is: the git identity of this worktree, so the person's own
+        owner: 'test@baton.invalid',
+        yours: true,
       });
       // a workflow paused is resumed as ever, its outcome named
       expect((await baton('pause', '--force', '--json')).json()).toMatchObject({ outcome: 'paused' });

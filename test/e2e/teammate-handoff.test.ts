@@ -123,14 +123,46 @@ describe.each(['sqlite', 'postgres'] as const)(
       expect(resume.stderr).toContain(`the next Claude Code session in its worktree ${ana} continues it`);
       const pause = await baton(ben, 'pause', '--force', '-w', anas!);
       expect(pause.code, pause.stderr).toBe(0);
-      const there = `open Claude Code in its worktree ${ana} and send`;
+      // whose it is, as where: her agent goes on with it in her worktree, not Ben's
+      expect(pause.stdout).toContain(`paused ${anas} (ana@team.example's) (snapshot `);
+      const there = `open Claude Code in ana@team.example's worktree ${ana} and send`;
       expect(pause.stdout).toContain(there);
       expect(pause.stdout).not.toMatch(/ here\b/);
       expect((await baton(ben, 'status', '-w', anas!)).stdout).toContain(there);
       // in her clone it is here
       const own = (await baton(ana, 'status')).stdout;
       expect(own).toMatch(/open Claude Code here and send/);
-      expect(own).not.toContain('in its worktree');
+      expect(own).not.toContain('worktree');
+      // resumed from Ben's clone: hers, going on in her worktree; in --json, whose and that it is not his
+      const resumed = await baton(ben, 'resume', '-w', anas!, '--json');
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(resumed.json<Json>()).toMatchObject({
+        outcome: 'resumed',
+        owner: 'ana@team.example',
+        yours: false,
+      });
+      const paused = await baton(ben, 'pause', '--force', '-w', anas!, '--json');
+      expect(paused.json<Json>()).toMatchObject({
+        outcome: 'paused',
+        owner: 'ana@team.example',
+        yours: false,
+      });
+      const again = await baton(ben, 'resume', '-w', anas!);
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stdout).toContain(`resumed ${anas} (ana@team.example's): session `);
+      expect(again.stdout).toContain(`in ana@team.example's worktree ${ana}`);
+      expect(again.stdout).not.toMatch(/ here\b/);
+      // her own: no one named, and yours
+      const herPause = await baton(ana, 'pause', '--force', '--json');
+      expect(herPause.json<Json>()).toMatchObject({
+        outcome: 'paused',
+        owner: 'ana@team.example',
+        yours: true,
+      });
+      const herResume = await baton(ana, 'resume');
+      expect(herResume.code, herResume.stderr).toBe(0);
+      expect(herResume.stdout).toContain(`resumed ${anas}: session `);
+      expect(herResume.stdout).not.toContain("ana@team.example's");
     });
 
     it('a workflow of another branch, or of another project on a branch of the same name, is not pointed to', async () => {

@@ -34,7 +34,7 @@ import {
   isLiveSnapshotId,
   type ResumeResult,
 } from '../../service/index.js';
-import { gitConflict, resolveWorktree } from '../../git/git.js';
+import { gitConflict } from '../../git/git.js';
 import { settingReader } from '../../config/settings.js';
 import { action, workflowOption } from '../action.js';
 import { oneOf, parseNumber } from '../parse.js';
@@ -44,7 +44,8 @@ import { table } from '../output.js';
 import { snapshotsTable, snapshotText } from '../snapshot-table.js';
 import { detailsText } from '../details-text.js';
 import { usageLine } from '../usage-line.js';
-import { goOnLine, pauseText, pauseWithdrawnText, resumedGoOnLine } from '../pause-text.js';
+import { goOnLine, pauseText, pauseWithdrawnText, resumedGoOnLine, whoseWords } from '../pause-text.js';
+import { elsewhereOf, ownerFields, type Elsewhere } from '../whose-workflow.js';
 import { catchUpFollowed } from '../../integrations/hooks/followed-catch-up.js';
 import { sayAlsoOpen, takenRef } from '../taken-workflow.js';
 import {
@@ -65,6 +66,8 @@ type Status = {
     session_count: number;
     pause_overdue: boolean;
     worktree: string | null;
+    /** Whose it is (the git identity it was made under); absent or null: anyone's. */
+    owner?: string | null;
     /** The workflow it went on from (its conversation's, or the worktree's last), when it did. */
     earlier?: { workflow_id: string; title: string; new_conversation?: boolean; abandoned_at?: string };
   };
@@ -168,11 +171,11 @@ function driverLine(d: NonNullable<Status['driver']>, now: number): string {
 }
 
 /** A resume (or recovery) for a person: the report (warnings included), what resumed, and the briefing. */
-export const resumeText = (r: ResumeResult) =>
+export const resumeText = (r: ResumeResult, elsewhere: Elsewhere | null = null) =>
   [
     renderResumeReport(r.report),
     '',
-    `resumed ${r.workflow_id}: session ${r.session_number}, from snapshot ${r.snapshot_id}`,
+    `resumed ${r.workflow_id}${whoseWords(elsewhere)}: session ${r.session_number}, from snapshot ${r.snapshot_id}`,
     ...(r.requeued
       ? ['queued again: the worker that ran it before the pause goes on with it (baton queue)']
       : []),
@@ -180,7 +183,7 @@ export const resumeText = (r: ResumeResult) =>
     ...(r.next_step?.command ? [`to go on: ${nextStepText(r.next_step)}`] : []),
     // one an agent's hooks follow goes on in that agent, not in one the person starts with the briefing below
     ...(!r.next_step?.command && r.following_agent
-      ? [resumedGoOnLine(r.workflow_id, r.following_agent, r.conversation_open ?? null)]
+      ? [resumedGoOnLine(r.workflow_id, r.following_agent, r.conversation_open ?? null, elsewhere)]
       : []),
     // the report's Warnings section says them: once is enough (--json keeps `warnings`)
     r.next_task ? `next task: ${r.next_task.id} ${r.next_task.title}` : 'no runnable task',
@@ -306,8 +309,9 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
         // the worktree as git has it on this machine now: files still holding conflict markers are said first, before
         // an agent or a person commits them (null: none, or the worktree is not here)
         const conflict = found.workflow.worktree ? await gitConflict(found.workflow.worktree) : null;
-        // run outside the workflow's worktree (-w from a teammate's clone): where its agent goes on is named
-        const elsewhere = await worktreeElsewhere(rt.cwd, found.workflow.worktree);
+        // run outside the workflow's worktree (-w from a teammate's clone), or of a teammate's workflow: where its agent
+        // goes on is named, and whose it is
+        const elsewhere = await elsewhereOf(rt.cwd, found.workflow);
         const s = {
           ...found,
           gone_agents: gone.length ? gone : undefined,
@@ -422,9 +426,10 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
             force: o.force === true,
             ...(given.from === 'default' ? {} : { timeout_ms: settings.pauseTimeoutMs }),
           });
-          const r = { ...paused, transcripts_read: read };
-          const worktree = paused.outcome === 'paused' ? (await client.get(ref)).worktree : null;
-          const elsewhere = worktree ? await worktreeElsewhere(rt.cwd, worktree) : null;
+          // a teammate's workflow (-w on a database a team shares) is named theirs, and where its agent goes on
+          const w = await client.get(ref);
+          const elsewhere = await elsewhereOf(rt.cwd, w);
+          const r = { ...paused, transcripts_read: read, ...ownerFields(w, elsewhere) };
           print(r, () => read.map((x) => `${x}\n`).join('') + pauseText(r, Date.now(), elsewhere));
         },
       ),
@@ -438,8 +443,15 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
     .option(...workflowOption)
     .action(
       action(rt, async ({ client, print, rt }, o: { workflow?: string }) => {
-        const r = await client.resume(rt.ref(o.workflow));
-        print(r, () => (r.outcome === 'pause_withdrawn' ? pauseWithdrawnText(r) : resumeText(r)));
+        const ref = rt.ref(o.workflow);
+        const resumed = await client.resume(ref);
+        // a teammate's workflow (-w on a database a team shares) is named theirs, and where its agent goes on
+        const w = await client.get({ workflowId: resumed.workflow_id });
+        const elsewhere = await elsewhereOf(rt.cwd, w);
+        const r = { ...resumed, ...ownerFields(w, elsewhere) };
+        print(r, () =>
+          r.outcome === 'pause_withdrawn' ? pauseWithdrawnText(r, elsewhere) : resumeText(r, elsewhere),
+        );
       }),
     );
 
@@ -710,11 +722,4 @@ function openErrorsLines(s: Pick<Status, 'counts' | 'open_errors'>): string[] {
   return [
     `${openErrorsWords(n, newest)}; \`baton details errors\` lists them, \`baton record resolve <id> --resolution fixed\` closes one that no longer applies`,
   ];
-}
-
-/** The workflow's worktree when this command runs outside it (a teammate's clone, another folder), else null. */
-async function worktreeElsewhere(cwd: string, worktree: string | null): Promise<string | null> {
-  if (!worktree) return null;
-  const here = await resolveWorktree(cwd).catch(() => null);
-  return here === worktree ? null : worktree;
 }

@@ -187,6 +187,8 @@ export const Status = z
         title: z.string(),
         status: WorkflowStatus,
         worktree: z.string(),
+        /** The git identity it was made under (whose it is on a shared database); null: anyone's. */
+        owner: z.string().nullable(),
         version: z.number().int(),
         pause_requested: z.boolean(),
         pause_request: PauseRequest.nullable(),

@@ -1,0 +1,45 @@
+import { ownedBy } from '../core/index.js';
+import { owner, resolveWorktree } from '../git/git.js';
+
+/**
+ * Where a workflow goes on, said when it is not here: its worktree, and whose it is when it is not the person's (a
+ * teammate's on a database a team shares: `owner`, null when it is yours or anyone's).
+ */
+export interface Elsewhere {
+  worktree: string;
+  owner: string | null;
+}
+
+/**
+ * The person's git identity at `cwd`: the one of its worktree, as the hooks record a workflow's owner (outside git, the
+ * folder's: the environment's and the global one). `baton serve` asks it of the folder it runs in.
+ */
+export async function identityAt(cwd: string): Promise<string | null> {
+  const here = await resolveWorktree(cwd).catch(() => null);
+  return owner(here ?? cwd);
+}
+
+/**
+ * Where the workflow goes on when a command at `cwd` is not where it does: another folder (`-w` from a teammate's
+ * clone, another worktree), or another person's work (another git identity's, even at this path: devcontainers'
+ * `/workspaces/<repo>`), whose owner is named. Null when it goes on here.
+ */
+export async function elsewhereOf(
+  cwd: string,
+  w: { worktree: string | null; owner?: string | null | undefined },
+): Promise<Elsewhere | null> {
+  if (!w.worktree) return null;
+  const theirs = w.owner && !ownedBy(w, await identityAt(cwd)) ? w.owner : null;
+  if (theirs) return { worktree: w.worktree, owner: theirs };
+  const here = await resolveWorktree(cwd).catch(() => null);
+  return here === w.worktree ? null : { worktree: w.worktree, owner: null };
+}
+
+/**
+ * Whose the workflow is, in a command's `--json`: its owner (the git identity it was made under; null: anyone's) and
+ * whether it is the person's here (false: a teammate's, `elsewhere.owner`).
+ */
+export const ownerFields = (w: { owner?: string | null | undefined }, elsewhere: Elsewhere | null) => ({
+  owner: w.owner ?? null,
+  yours: !elsewhere?.owner,
+});
