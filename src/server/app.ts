@@ -43,6 +43,8 @@ export interface AppOptions {
   watch?: AgentWatch;
   /** Reads a workflow's unread transcripts of this machine before its context is compiled (api/define.ts). */
   readFirst?: ReadBeforeContext;
+  /** The git identity of the person the server serves: whose workflows are theirs (api/define.ts). */
+  you?: () => Promise<string | null>;
   /** Acts as the actor a request names (X-Baton-Actor); unset, the header is not read. */
   actingAs?: ActingAs;
 }
@@ -161,6 +163,7 @@ export function createApp(o: AppOptions): OpenAPIHono {
     client: o.client,
     ...(o.watch ? { watch: o.watch } : {}),
     ...(o.readFirst ? { readFirst: o.readFirst } : {}),
+    ...(o.you ? { you: o.you } : {}),
   };
   registerWorkflowRoutes(deps);
   registerTaskRecordRoutes(deps);

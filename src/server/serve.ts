@@ -77,6 +77,8 @@ export async function startServer(
     watch?: AgentWatch;
     /** Reads a workflow's unread transcripts of this machine before its context is compiled (api/define.ts). */
     readFirst?: ReadBeforeContext;
+    /** The git identity of the person the server serves: whose workflows are theirs (api/define.ts). */
+    you?: () => Promise<string | null>;
   },
 ): Promise<RunningServer> {
   const token = options.noAuth ? null : ensureToken(options.home);
@@ -119,6 +121,7 @@ export async function startServer(
     checkResponses: options.checkResponses,
     ...(options.watch ? { watch: options.watch } : {}),
     ...(options.readFirst ? { readFirst: options.readFirst } : {}),
+    ...(options.you ? { you: options.you } : {}),
     actingAs: (actor, work) => service.runner.actingAs(actor, work),
   });
   metrics.gauge('baton_workflows', 'Workflows by status.', async () => {

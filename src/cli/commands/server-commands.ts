@@ -13,6 +13,7 @@ import { makeWorker, workerLine, workerOptions, type WorkerFlags } from '../work
 import { agentOptions } from '../agent-runs.js';
 import { resumableWords, resumeReasonWords } from '../resumable-words.js';
 import { takenRef } from '../taken-workflow.js';
+import { identityAt } from '../whose-workflow.js';
 
 type ServeFlags = ServeRuntimeFlags &
   WorkerFlags & {
@@ -97,6 +98,9 @@ export function registerServerCommands(program: Command, rt: Runtime) {
             const { status, read } = await readBeforeContext(client, ref, settings.home);
             return { workflow_id: status.workflow.id, read };
           },
+          // whose workflows are the person's on a database a team shares: the git identity where the server runs, as
+          // the CLI's own commands tell theirs from a teammate's
+          you: () => identityAt(rt.cwd),
         });
       } catch (e) {
         await service.close();

@@ -52,7 +52,16 @@ export interface RouteDeps {
   watch?: AgentWatch;
   /** Unset: the context is compiled from what the log holds, no transcript read first. */
   readFirst?: ReadBeforeContext;
+  /**
+   * The git identity of the person the server serves (where `baton serve` runs, as the hooks record a workflow's
+   * owner): whose workflows are theirs on a database a team shares. Unset: the server cannot tell, `you` is not said.
+   */
+  you?: () => Promise<string | null>;
 }
+
+/** What the sessions table and a status say of `you` (`RouteDeps.you`): nothing when the server cannot tell. */
+export const youOf = async (deps: Pick<RouteDeps, 'you'>): Promise<{ you?: string | null }> =>
+  deps.you ? { you: await deps.you() } : {};
 
 export const jsonBody = <T extends z.ZodType>(schema: T) => ({
   content: { 'application/json': { schema } },

@@ -179,6 +179,15 @@ export const AlsoOpenList = z
   });
 
 // strict: a field the status returns is documented here (the response check fails a test that meets one that is not)
+/**
+ * The git identity of the person the server serves (where `baton serve` runs), to tell their workflows from a
+ * teammate's on a database a team shares; null: none is set there; absent: the server cannot tell.
+ */
+const You = z.string().nullable().optional().openapi({
+  description:
+    "the git identity of the person the server serves (where `baton serve` runs: GIT_AUTHOR_EMAIL, else `user.email`), to tell their workflows from a teammate's (`owner`) on a database a team shares; null: none is set there; absent: the server cannot tell",
+});
+
 export const Status = z
   .strictObject({
     workflow: z
@@ -341,6 +350,7 @@ export const Status = z
     /** The transcripts gone (deleted or moved) before Baton read what their conversation held (`baton status`). */
     transcripts_not_read: z.array(NotReadTranscript),
     also_open: AlsoOpenList,
+    you: You,
   })
   .openapi('WorkflowStatus');
 
@@ -438,6 +448,7 @@ export const SessionsTable = z
         needs_you: z.array(z.string()),
       }),
     ),
+    you: You,
   })
   .openapi('SessionsTable');
 

@@ -1,6 +1,15 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { invalidInput, statusList } from '../../core/index.js';
-import { assertDirectory, cwdHeaders, cwdOf, jsonBody, refOf, responses, type RouteDeps } from './define.js';
+import {
+  assertDirectory,
+  cwdHeaders,
+  cwdOf,
+  jsonBody,
+  refOf,
+  responses,
+  youOf,
+  type RouteDeps,
+} from './define.js';
 import {
   CleanupBody,
   CreateWorkflowBody,
@@ -25,7 +34,7 @@ const tags = ['workflows'];
 /**
  * Workflows: create, list (status and worktree filters), get, status, context, abandon, complete, cleanup, rebuild.
  */
-export function registerWorkflowRoutes({ app, client, watch }: RouteDeps) {
+export function registerWorkflowRoutes({ app, client, watch, you }: RouteDeps) {
   app.openapi(
     createRoute({
       method: 'post',
@@ -125,6 +134,7 @@ export function registerWorkflowRoutes({ app, client, watch }: RouteDeps) {
         {
           ...s,
           ...(watch?.status(s) ?? { gone_agents: [], unread_transcripts: [], transcripts_not_read: [] }),
+          ...(await youOf({ you })),
         },
         200,
       );
@@ -173,7 +183,13 @@ export function registerWorkflowRoutes({ app, client, watch }: RouteDeps) {
     // each row says what it waits for its user to look at (a glance at the list tells which one needs them), with the
     // agents this machine's hooks saw go, as its own page says them
     async (c) =>
-      c.json({ sessions: await client.sessions(watch ? { goneAgents: watch.goneAgents } : {}) }, 200),
+      c.json(
+        {
+          sessions: await client.sessions(watch ? { goneAgents: watch.goneAgents } : {}),
+          ...(await youOf({ you })),
+        },
+        200,
+      ),
   );
 
   app.openapi(

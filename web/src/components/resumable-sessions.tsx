@@ -1,8 +1,19 @@
 import { useState } from 'react';
-import { api, ApiError, resumedWords, seg, type ResumeResult, type SessionsTable } from '../api/index.js';
+import {
+  api,
+  ApiError,
+  resumedWords,
+  seg,
+  teammateOf,
+  type Owners,
+  type ResumeResult,
+  type SessionsTable,
+  type Teammate,
+} from '../api/index.js';
 import { hrefOf, navigate } from '../hooks/use-hash-route.js';
 import { ErrorNote } from './error-note.js';
 import { NeedsYou, needingFirst } from './needs-you.js';
+import { OwnerCell } from './owner-cell.js';
 import { StatusBadge } from './status-badge.js';
 import { TimeAgo } from './time-ago.js';
 import { useToast } from './toast-provider.js';
@@ -11,21 +22,31 @@ import { useToast } from './toast-provider.js';
  * The Go Team "resumable sessions" panel: paused and interrupted workflows, with step x/y and a resume action, and
  * those an agent's hooks follow whose agent is not at work (quit, or waiting for its user): the agent's next session
  * in the worktree goes on with them, so they have no resume action (the server would refuse one). Those that wait for
- * their user to look at something come first, saying what (`needs_you`).
+ * their user to look at something come first, saying what (`needs_you`). On a database a team shares, each row names
+ * its owner (`owners`); a teammate's waits for them, and goes on in their agent's sessions, in their worktree.
  */
-export function ResumableSessions({ data, error }: { data: SessionsTable | null; error: ApiError | null }) {
+export function ResumableSessions({
+  data,
+  error,
+  owners,
+}: {
+  data: SessionsTable | null;
+  error: ApiError | null;
+  owners: Owners;
+}) {
   const toast = useToast();
   const [busy, setBusy] = useState<string | null>(null);
+  const theirs = (s: { owner: string | null; worktree: string }) => teammateOf(s, owners.you);
   const rows = needingFirst(
     (data?.sessions ?? []).filter((s) => s.resumable),
-    (s) => s.needs_you,
+    (s) => (theirs(s) ? undefined : s.needs_you),
   );
 
-  const resume = async (id: string) => {
+  const resume = async (id: string, teammate: Teammate | null) => {
     setBusy(id);
     try {
       const r = await api.post<ResumeResult>(`/workflows/${seg(id)}/resume`);
-      toast.success(`Resumed: ${resumedWords(r)}`);
+      toast.success(`Resumed: ${resumedWords(r, false, teammate)}`);
       navigate(hrefOf.workflow(id));
     } catch (e) {
       toast.error(`Failed to resume: ${e instanceof ApiError ? e.message : String(e)}`);
@@ -51,6 +72,7 @@ export function ResumableSessions({ data, error }: { data: SessionsTable | null;
               <th>Step</th>
               <th>Status</th>
               <th>Updated</th>
+              {owners.shown && <th>Owner</th>}
               <th />
             </tr>
           </thead>
@@ -67,7 +89,7 @@ export function ResumableSessions({ data, error }: { data: SessionsTable | null;
                 </td>
                 <td data-label="Topic">
                   {s.topic}
-                  <NeedsYou words={s.needs_you} />
+                  <NeedsYou words={s.needs_you} owner={theirs(s)?.owner ?? null} />
                 </td>
                 <td data-label="Step">{s.step}</td>
                 <td data-label="Status">
@@ -76,15 +98,19 @@ export function ResumableSessions({ data, error }: { data: SessionsTable | null;
                 <td data-label="Updated">
                   <TimeAgo at={s.updated_at} />
                 </td>
+                {owners.shown && <OwnerCell owner={s.owner} you={owners.you} />}
                 <td data-label="" className="actions">
                   {s.continued_by ? (
-                    <span className="muted">{s.continued_by} goes on with it</span>
+                    <span className="muted">
+                      {theirs(s) ? `${theirs(s)?.owner}'s: ` : ''}
+                      {s.continued_by} goes on with it
+                    </span>
                   ) : (
                     <button
                       type="button"
                       className="btn btn-primary btn-small"
                       disabled={busy !== null}
-                      onClick={() => void resume(s.id)}
+                      onClick={() => void resume(s.id, theirs(s))}
                     >
                       {busy === s.id ? 'Resuming...' : 'Resume'}
                     </button>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { isResumable, isTerminal, type Status } from '../api/index.js';
+import { isResumable, isTerminal, type Status, type Teammate } from '../api/index.js';
 import type { WorkflowCommands } from '../hooks/use-workflow-commands.js';
 import { ModalDialog } from './modal-dialog.js';
 import { PauseReasonDialog } from './pause-reason-dialog.js';
@@ -12,11 +12,14 @@ export function WorkflowActions({
   status,
   commands: c,
   hooked = false,
+  teammate = null,
 }: {
   status: Status;
   commands: WorkflowCommands;
   /** An agent's hooks follow the workflow: a Resume starts no agent, its next prompt or session goes on with it. */
   hooked?: boolean;
+  /** Another person's workflow on a database a team shares: its Resume's toast says whose, and where it goes on. */
+  teammate?: Teammate | null;
 }) {
   const w = status.workflow;
   const [dialog, setDialog] = useState<'pause' | 'abandon' | null>(null);
@@ -41,7 +44,7 @@ export function WorkflowActions({
           type="button"
           className="btn btn-primary"
           disabled={c.busy !== null}
-          onClick={() => void c.resume(hooked)}
+          onClick={() => void c.resume(hooked, teammate)}
         >
           {c.busy === 'resume' ? 'Resuming...' : 'Resume'}
         </button>

@@ -1,10 +1,16 @@
 import { useState } from 'react';
-import type { WorkflowList as WorkflowListData, WorkflowStatus } from '../api/index.js';
+import {
+  teammateOf,
+  type Owners,
+  type WorkflowList as WorkflowListData,
+  type WorkflowStatus,
+} from '../api/index.js';
 import { hrefOf } from '../hooks/use-hash-route.js';
 import { useApi } from '../hooks/use-api.js';
 import { useLiveTick } from '../live/index.js';
 import { ErrorNote } from './error-note.js';
 import { NeedsYou, needingFirst } from './needs-you.js';
+import { OwnerCell } from './owner-cell.js';
 import { ProgressBar } from './progress-bar.js';
 import { StatusBadge } from './status-badge.js';
 import { TimeAgo } from './time-ago.js';
@@ -20,9 +26,16 @@ const filters: { label: string; statuses: WorkflowStatus[] }[] = [
 
 /**
  * Every workflow, filtered by status (`GET /api/workflows?status=a,b`); those that wait for their user to look at
- * something first, saying what (`needsYou`: the sessions table's `needs_you` by workflow id).
+ * something first, saying what (`needsYou`: the sessions table's `needs_you` by workflow id); on a database a team
+ * shares, whose each one is (`owners`), a teammate's waiting for them, not for you.
  */
-export function WorkflowList({ needsYou }: { needsYou: ReadonlyMap<string, readonly string[]> }) {
+export function WorkflowList({
+  needsYou,
+  owners,
+}: {
+  needsYou: ReadonlyMap<string, readonly string[]>;
+  owners: Owners;
+}) {
   const [filter, setFilter] = useState(0);
   const tick = useLiveTick();
   const statuses = filters[filter]?.statuses ?? [];
@@ -80,10 +93,14 @@ export function WorkflowList({ needsYou }: { needsYou: ReadonlyMap<string, reado
               <th>Sessions</th>
               <th>Next task</th>
               <th>Updated</th>
+              {owners.shown && <th>Owner</th>}
             </tr>
           </thead>
           <tbody>
-            {needingFirst(data.workflows, (w) => needsYou.get(w.id)).map((w) => {
+            {needingFirst(data.workflows, (w) =>
+              teammateOf(w, owners.you) ? undefined : needsYou.get(w.id),
+            ).map((w) => {
+              const theirs = teammateOf(w, owners.you);
               return (
                 <tr key={w.id}>
                   <td data-label="Workflow">
@@ -94,7 +111,7 @@ export function WorkflowList({ needsYou }: { needsYou: ReadonlyMap<string, reado
                       <code>{w.id}</code> · {w.branch ? <>{w.branch} · </> : null}
                       {w.worktree}
                     </div>
-                    <NeedsYou words={needsYou.get(w.id)} />
+                    <NeedsYou words={needsYou.get(w.id)} owner={theirs?.owner ?? null} />
                   </td>
                   <td data-label="Status">
                     <StatusBadge status={w.status} />
@@ -125,6 +142,7 @@ export function WorkflowList({ needsYou }: { needsYou: ReadonlyMap<string, reado
                   <td data-label="Updated">
                     <TimeAgo at={w.updated_at} />
                   </td>
+                  {owners.shown && <OwnerCell owner={w.owner} you={owners.you} />}
                 </tr>
               );
             })}

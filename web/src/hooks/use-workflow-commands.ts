@@ -7,6 +7,7 @@ import {
   seg,
   type PauseResult,
   type ResumeOutcome,
+  type Teammate,
 } from '../api/index.js';
 import { useToast } from '../components/toast-provider.js';
 
@@ -15,8 +16,11 @@ export type CommandName = 'pause' | 'resume' | 'abandon';
 export interface WorkflowCommands {
   busy: CommandName | null;
   pause: (reason: string | undefined, force: boolean) => Promise<boolean>;
-  /** `hooked`: an agent's hooks follow the workflow (its next prompt or session goes on with it). */
-  resume: (hooked?: boolean) => Promise<boolean>;
+  /**
+   * `hooked`: an agent's hooks follow the workflow (its next prompt or session goes on with it); `teammate`: it is
+   * another person's (their agent goes on with it, in their worktree).
+   */
+  resume: (hooked?: boolean, teammate?: Teammate | null) => Promise<boolean>;
   abandon: (reason: string | undefined) => Promise<boolean>;
 }
 
@@ -61,7 +65,7 @@ export function useWorkflowCommands(workflowId: string, onDone: () => void): Wor
         },
         'Failed to pause workflow',
       ),
-    resume: (hooked = false) =>
+    resume: (hooked = false, teammate = null) =>
       run(
         'resume',
         async () => {
@@ -69,7 +73,7 @@ export function useWorkflowCommands(workflowId: string, onDone: () => void): Wor
           const r = await api.post<ResumeOutcome>(`${path}/resume`);
           if (r.outcome === 'pause_withdrawn')
             return `Pause request withdrawn${r.pause_request.reason ? ` ("${r.pause_request.reason}")` : ''}: the workflow goes on`;
-          return `Workflow resumed: ${resumedWords(r, hooked)}`;
+          return `Workflow resumed: ${resumedWords(r, hooked, teammate)}`;
         },
         'Failed to resume workflow',
       ),

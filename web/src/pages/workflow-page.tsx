@@ -4,6 +4,8 @@ import {
   pendingPauseWords,
   seg,
   takersText,
+  teammateGoesOn,
+  teammateOf,
   type SessionStatus,
   type SessionTimeline as Timeline,
   type Status,
@@ -103,6 +105,8 @@ export function WorkflowPage({ id, snapshotId }: { id: string; snapshotId: strin
   const s = status.data;
   if (!s) return <Spinner label="loading the workflow" />;
   const w = s.workflow;
+  // another person's workflow on a database a team shares: named theirs, going on in their agent's sessions
+  const teammate = teammateOf(w, s.you);
   // The session-resumption design: while the agent's executor starts, the workspace panels are disabled.
   const starting = session.data?.executor_status === 'starting';
   const latest = s.snapshots[s.snapshots.length - 1];
@@ -124,6 +128,11 @@ export function WorkflowPage({ id, snapshotId }: { id: string; snapshotId: strin
             <p className="muted small">
               <code>{w.worktree}</code> · {w.session_count} session{w.session_count === 1 ? '' : 's'}
             </p>
+            {teammate && (
+              <p className="small" data-testid="teammate">
+                <span className="tag">{teammate.owner}&apos;s</span> Not yours: {teammateGoesOn(teammate)}.
+              </p>
+            )}
             {s.driver && (
               <p className="small" data-testid="driver">
                 Driven by <code>{s.driver.command}</code> (pid {s.driver.pid} on {s.driver.host}
@@ -132,7 +141,12 @@ export function WorkflowPage({ id, snapshotId }: { id: string; snapshotId: strin
             )}
           </div>
           <span className="spacer" />
-          <WorkflowActions status={s} commands={commands} hooked={s.following_agent !== null} />
+          <WorkflowActions
+            status={s}
+            commands={commands}
+            hooked={s.following_agent !== null}
+            teammate={teammate}
+          />
         </div>
         {w.pause_requested && w.status !== 'paused' && (
           <div className="banner banner-info" role="status" data-testid="pause-requested">
@@ -152,8 +166,9 @@ export function WorkflowPage({ id, snapshotId }: { id: string; snapshotId: strin
             {/* one span: the banner is a flex row, and each bare text and link would be a column of its own */}
             <span>
               Interrupted{w.interrupt_reason ? `: ${w.interrupt_reason}` : ''}. The next session goes on from
-              the latest snapshot: <code>baton run -w {w.id}</code>, or your agent started in{' '}
-              <code>{w.worktree}</code>; or <a href={hrefOf.recover(w.id)}>see the recovery options</a>.
+              the latest snapshot: <code>baton run -w {w.id}</code>, or{' '}
+              {teammate ? `${teammate.owner}'s` : 'your'} agent started in <code>{w.worktree}</code>; or{' '}
+              <a href={hrefOf.recover(w.id)}>see the recovery options</a>.
             </span>
           </div>
         )}
@@ -227,7 +242,7 @@ export function WorkflowPage({ id, snapshotId }: { id: string; snapshotId: strin
             <SessionStatusPanel
               session={session.data}
               busy={commands.busy !== null}
-              onResume={() => void commands.resume()}
+              onResume={() => void commands.resume(false, teammate)}
               hooked={s.following_agent !== null}
             />
           )}

@@ -1,0 +1,152 @@
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { artifactsDir, assertDashboardBuilt, launchChromium, waitForText } from '../helpers/browser.js';
+import { runCli } from '../helpers/cli.js';
+import { gitIn, makeRepo, tempDir } from '../helpers/git-repo.js';
+import { freshPostgresUrl } from '../helpers/postgres.js';
+import { startServerProcess, type ServerProcess } from '../helpers/server.js';
+
+// On a database a team shares, the dashboard says whose each workflow is: the person it serves is the git identity
+// where `baton serve` runs, as the CLI tells theirs from a teammate's where it runs.
+
+const wait = { timeout: 20_000 };
+const ANA = 'ana@team.example';
+const BEN = 'ben@team.example';
+
+/**
+ * Ana and Ben, each with a clone of one origin and a HOME of their own, on one store: Ana's identity in her clone's
+ * config, Ben's only in his environment. Each clone's agent (the hooks) starts a workflow that holds an open error.
+ */
+async function team(shared: Record<string, string>) {
+  const origin = makeRepo('baton-origin-');
+  const clone = (who: string) => {
+    const dir = join(tempDir(`baton-${who}-`), 'app');
+    gitIn(origin, 'clone', '-q', origin, dir);
+    return dir;
+  };
+  const ana = clone('ana');
+  gitIn(ana, 'config', 'user.email', ANA);
+  const ben = clone('ben');
+  const envs = {
+    [ana]: { ...shared, HOME: tempDir('baton-user-') },
+    [ben]: { ...shared, HOME: tempDir('baton-user-'), GIT_AUTHOR_EMAIL: BEN, GIT_COMMITTER_EMAIL: BEN },
+  };
+  const baton = (repo: string, ...args: string[]) => runCli(args, { cwd: repo, env: envs[repo] });
+  const work = async (repo: string, sid: string, prompt: string) => {
+    const hook = (event: string, fields: Record<string, unknown>) =>
+      runCli(['hook', event], {
+        cwd: repo,
+        env: envs[repo],
+        input: JSON.stringify({ cwd: repo, hook_event_name: event, session_id: sid, ...fields }),
+      });
+    expect((await hook('SessionStart', { source: 'startup' })).code).toBe(0);
+    expect((await hook('UserPromptSubmit', { prompt })).code).toBe(0);
+    await hook('Stop', { stop_hook_active: false });
+    const e = await baton(repo, 'record', 'error', '--type', 'test_failure', '--message', `FAIL ${prompt}`);
+    expect(e.code, e.stderr).toBe(0);
+  };
+  return { ana, ben, envs, baton, work };
+}
+
+describe.runIf(process.platform === 'linux')('dashboard: whose each workflow is on a shared store', () => {
+  const shots = artifactsDir('dashboard');
+  let browser: Browser;
+  let server: ServerProcess | undefined;
+  let page: Page | undefined;
+
+  beforeAll(async () => {
+    assertDashboardBuilt();
+    browser = await launchChromium();
+  });
+  afterEach(async () => {
+    await page?.close();
+    await server?.stop();
+    server = undefined;
+  });
+  afterAll(async () => browser?.close());
+
+  const open = async (s: ServerProcess, hash: string) => {
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.addInitScript(`localStorage.setItem('baton.token', ${JSON.stringify(s.token)})`);
+    await page.goto(`${s.url}/${hash}`);
+    return page;
+  };
+
+  it("on PostgreSQL a teammate's workflow is named theirs: its owner, what waits for them, where a Resume goes on", async () => {
+    const { ana, ben, envs, baton, work } = await team({
+      BATON_DATABASE_URL: await freshPostgresUrl('baton_dash_team'),
+    });
+    await work(ana, 'ana-1', 'stabilise the flaky login test');
+    expect((await baton(ana, 'pause', '--force', '--reason', 'lunch')).code).toBe(0);
+    await work(ben, 'ben-1', 'speed up the search page');
+    const anas = (await baton(ana, 'status', '--json')).json<{ workflow: { id: string } }>().workflow.id;
+
+    // Ben's own dashboard: `baton serve` in his clone, with his identity
+    server = await startServerProcess(tempDir('baton-home-'), { cwd: ben, env: envs[ben] });
+    const p = await open(server, '#/');
+    const list = p.getByTestId('workflow-list');
+    const row = (title: string) => list.locator('tbody tr', { hasText: title });
+    await row('stabilise the flaky login test').waitFor(wait);
+    // the owners come with the sessions table, read beside the list
+    await waitForText(list.locator('th', { hasText: /^Owner$/ }), 'Owner');
+    expect(await row('stabilise').getByTestId('owner').textContent()).toBe(ANA);
+    expect(await row('speed up').getByTestId('owner').textContent()).toBe(`${BEN} (you)`);
+    // her error waits for her; his for him, and his row comes first
+    expect(await row('stabilise').getByTestId('needs-you').count()).toBe(0);
+    await waitForText(row('stabilise').getByTestId('needs-owner'), `needs ${ANA}`);
+    await waitForText(row('speed up').getByTestId('needs-you'), 'needs you');
+    expect((await list.locator('tbody tr a.strong').allTextContents())[0]).toBe('speed up the search page');
+
+    // her paused workflow among the resumable sessions: hers, and a Resume says where it goes on
+    const resumable = p.getByTestId('resumable-sessions').locator('tbody tr', { hasText: 'stabilise' });
+    expect(await resumable.getByTestId('owner').textContent()).toBe(ANA);
+    await waitForText(resumable.getByTestId('needs-owner'), `needs ${ANA}`);
+    await p.screenshot({ path: join(shots, '40-teammates-list.png'), fullPage: true });
+    await resumable.getByRole('button', { name: 'Resume' }).click();
+    await waitForText(
+      p.locator('.toast'),
+      `session 2 started; not yours: ${ANA}'s agent goes on with it, in their worktree ${ana}`,
+    );
+
+    // her workflow's page says it is not his; his own says nothing of owners
+    await p.goto(`${server.url}/#/workflows/${anas}`);
+    await waitForText(
+      p.getByTestId('teammate'),
+      `${ANA}'s Not yours: ${ANA}'s agent goes on with it, in their`,
+    );
+    await p.screenshot({ path: join(shots, '41-teammate-workflow.png'), fullPage: true });
+    const bens = (await baton(ben, 'status', '--json')).json<{ workflow: { id: string } }>().workflow.id;
+    await p.goto(`${server.url}/#/workflows/${bens}`);
+    await p.locator(`[data-workflow="${bens}"]`).waitFor(wait);
+    expect(await p.getByTestId('teammate').count()).toBe(0);
+  });
+
+  it('a server where no git identity is set says it cannot tell whose are yours; one person alone sees no owners', async () => {
+    const shared = { BATON_HOME: tempDir('baton-home-') };
+    const { ana, ben, baton, work } = await team(shared);
+    await work(ana, 'ana-1', 'stabilise the flaky login test');
+
+    // Ana alone on her own SQLite store: as before, no owners, her error needs her ("you")
+    server = await startServerProcess(shared.BATON_HOME, { cwd: ana, env: { HOME: tempDir('baton-user-') } });
+    let p = await open(server, '#/');
+    const list = p.getByTestId('workflow-list');
+    await waitForText(list.getByTestId('needs-you'), 'needs you');
+    expect(await list.locator('th', { hasText: /^Owner$/ }).count()).toBe(0);
+    expect(await p.getByTestId('no-identity').count()).toBe(0);
+    await page?.close();
+    await server.stop();
+
+    // Ben's workflow joins the store; a server run outside both clones, with no identity, cannot tell whose is whose
+    await work(ben, 'ben-1', 'speed up the search page');
+    expect((await baton(ben, 'list')).stdout).toContain('OWNER');
+    server = await startServerProcess(shared.BATON_HOME, {
+      cwd: tempDir('baton-serve-'),
+      env: { HOME: tempDir('baton-user-') },
+    });
+    p = await open(server, '#/');
+    await waitForText(p.getByTestId('no-identity'), 'cannot tell yours from a teammate');
+    await waitForText(p.getByTestId('workflow-list').locator('th', { hasText: /^Owner$/ }), 'Owner');
+    expect(await p.getByTestId('workflow-list').getByTestId('needs-you').count()).toBe(2);
+  });
+});

@@ -1,0 +1,34 @@
+/**
+ * A teammate's workflow, as the dashboard tells it on a database a team shares: the workflow's owner (the git identity
+ * it was made under) and its worktree, when the owner is not the person the server serves (`you`: the git identity
+ * where `baton serve` runs, as the CLI tells theirs from a teammate's where it runs). Null when it is theirs, anyone's,
+ * or the server cannot tell (no identity where it runs, or a server that does not say `you`).
+ */
+export interface Teammate {
+  owner: string;
+  worktree: string;
+}
+
+export function teammateOf(
+  w: { owner?: string | null | undefined; worktree: string },
+  you: string | null | undefined,
+): Teammate | null {
+  return you && w.owner && w.owner !== you ? { owner: w.owner, worktree: w.worktree } : null;
+}
+
+/** Whether the workflows are more than one person's, as `baton list` and `baton sessions` show their OWNER column. */
+export const severalOwners = (owners: readonly (string | null | undefined)[]): boolean =>
+  new Set(owners.map((o) => o ?? null)).size > 1;
+
+/** Where a teammate's workflow goes on: with their agent, in their worktree (not in one of yours). */
+export const teammateGoesOn = (t: Teammate) =>
+  `${t.owner}'s agent goes on with it, in their worktree ${t.worktree}`;
+
+/**
+ * What the Workflows page knows of whose each workflow is: the person it serves (`you`, as the server says it) and
+ * whether the owners are shown (`shown`: the workflows are several people's, or a teammate's among them).
+ */
+export interface Owners {
+  you: string | null | undefined;
+  shown: boolean;
+}
