@@ -130,3 +130,9 @@ export function standingLookup(
     return known.get(path) ?? gitStandings(root, [path], ignored)?.get(path) ?? null;
   };
 }
+
+/** The text of a file of the repository as its last commit holds it (`git show HEAD:<file>`); null without one. */
+export function committedText(root: string, path: string): string | null {
+  const said = runGit(root, ['show', `HEAD:./${relative(root, path).split('\\').join('/')}`]);
+  return said.status === 0 ? said.out : null;
+}

@@ -29,6 +29,7 @@ import {
   type Manifest,
 } from './manifest.js';
 import { otherWorktrees, repositoryWorktrees } from './worktrees.js';
+import { teamHolds, teamKept, type TeamFile } from './team-files.js';
 import { noteUndone } from '../hooks/hook-log.js';
 
 export interface InitChange {
@@ -141,9 +142,11 @@ export const isSetUp = (home: string, root: string): boolean =>
   readManifest(manifestPath(home, root, 'local')) !== null;
 
 /**
- * The scope a `baton init --undo` without --shared or --user undoes: the default's, unless `--shared` alone set the
- * repository up. The default's CLAUDE.md, AGENTS.md and .codex/hooks.json are the shared set-up's files too, so an undo
- * of the default took Baton's part out of those and left the hooks of .claude/settings.json wired, the files empty.
+ * The scope a `baton init --undo` without --shared or --user undoes: the default's (personal) set-up, unless `--shared`
+ * alone set the repository up. The default's CLAUDE.md, AGENTS.md and .codex/hooks.json are the shared set-up's files
+ * too: where both are set up, the undo of the default leaves Baton's part of those to the shared one (`teamHolds`);
+ * where the shared one alone is, an undo of the default would have taken Baton's part out of those and left the hooks
+ * of .claude/settings.json wired, the files empty.
  */
 export function plainUndoScope(home: string, root: string): InitScope {
   if ([root, ...otherWorktrees(root)].some((w) => isSetUp(home, w))) return 'local';
@@ -351,7 +354,7 @@ export function undo(input: UndoInput): InitChange[] {
       ? [input.root, ...otherWorktrees(input.root).filter((w) => isSetUp(input.home, w))]
       : [input.root];
   const undone = roots.map((root) => manifestPath(input.home, root, input.scope));
-  const left: Left = { excluded: [], files: [], dirs: [], servers: [] };
+  const left: Left = { excluded: [], files: [], dirs: [], servers: [], team: [] };
   const changes = roots.flatMap((root) => undoWorktree({ ...input, root }, undone, left));
   // doctor then says the hooks were taken out on purpose, not that they went missing
   const at = new Date().toISOString();
@@ -390,9 +393,10 @@ export function undo(input: UndoInput): InitChange[] {
     // one line of the shared file serves every worktree's file at that path
     if (lines.has(rel)) continue;
     lines.add(rel);
+    // a file left to the team's set-up is theirs to commit: the line keeps it out of git no more
     const held = worktrees
       .map((w) => ({ w, file: join(w, rel) }))
-      .find(({ w, file }) => existsSync(file) && !trackedIn.get(w)!(file));
+      .find(({ w, file }) => existsSync(file) && !trackedIn.get(w)!(file) && !left.team.includes(file));
     if (held)
       changes.push({
         agent: null,
@@ -424,6 +428,8 @@ interface Left {
   files: string[];
   dirs: string[];
   servers: LeftServers[];
+  /** The files the personal set-up shares with the team's, left to it (Baton's part kept in them). */
+  team: string[];
 }
 
 /** The objects init made in a file to hold Baton's MCP server, and the undo's line for that file. */
@@ -481,6 +487,21 @@ function undoWorktree(input: UndoInput, undone: readonly string[], left: Left): 
   const change = (c: Omit<InitChange, 'worktree' | 'scope'>, mcp: InitScope | null = null) =>
     changes.push({ ...line(c, mcp), change: c.change });
   let others: Manifest[] | null = null;
+  // the personal set-up's CLAUDE.md, AGENTS.md and .codex/hooks.json are the team's (--shared) files too: undoing
+  // the one leaves Baton's part there to the other, said; undoing the team's says the personal one loses it
+  const personal = scope === 'shared' && isSetUp(input.home, root);
+  const keptForTeam = (agent: InitAgent, what: TeamFile, path: string) => {
+    const why = scope === 'local' ? teamHolds(input.home, root, agent, what, homes) : null;
+    if (why) {
+      changes.push({ ...line({ agent, what, path }), scope: 'shared', change: teamKept(why) });
+      left.team.push(path);
+    }
+    return why !== null;
+  };
+  const alsoPersonal = (agent: InitAgent, what: TeamFile, path: string) =>
+    personal && agentFiles(agent, 'local', root, homes)[what] === path
+      ? ' (the personal set-up of `baton init` had it here too: `baton init` puts it back)'
+      : '';
   // Baton's block is taken out of a Codex config.toml only where it parses: refused before any file is touched
   for (const agent of agents) {
     const refused = mcpRefusal(
@@ -495,7 +516,8 @@ function undoWorktree(input: UndoInput, undone: readonly string[], left: Left): 
     const mcpScope = mcpScopeOf(agent, scope, root, homes);
     // whether this worktree had the agent set up: its record says so, or Baton's hooks were in its file
     let had = m?.agents.includes(agent) ?? false;
-    if (existsSync(files.hooks)) {
+    if (keptForTeam(agent, 'hooks', files.hooks)) had = true;
+    else if (existsSync(files.hooks)) {
       const r = removeBatonHooks(readJsonObject(files.hooks));
       had ||= r.removed > 0;
       const events = isObject(r.value.hooks) ? Object.keys(r.value.hooks) : [];
@@ -512,7 +534,7 @@ function undoWorktree(input: UndoInput, undone: readonly string[], left: Left): 
           agent,
           what: 'hooks',
           path: files.hooks,
-          change: done === 'deleted' ? 'deleted' : 'removed',
+          change: `${done === 'deleted' ? 'deleted' : 'removed'}${alsoPersonal(agent, 'hooks', files.hooks)}`,
         });
       }
       // an event's list init made, holding the user's hooks now (an earlier Baton's record cannot tell which it made)
@@ -561,13 +583,16 @@ function undoWorktree(input: UndoInput, undone: readonly string[], left: Left): 
       // another worktree's undo may have taken the entry out of the file this one made
       if (created.has(files.mcp.path)) left.files.push(files.mcp.path);
     }
-    if (removeBlock(files.instructions) === 'removed') {
+    if (
+      !keptForTeam(agent, 'instructions', files.instructions) &&
+      removeBlock(files.instructions) === 'removed'
+    ) {
       const deleted = created.has(files.instructions) && deleteIfEmpty(files.instructions);
       change({
         agent,
         what: 'instructions',
         path: files.instructions,
-        change: deleted ? 'deleted' : 'removed',
+        change: `${deleted ? 'deleted' : 'removed'}${alsoPersonal(agent, 'instructions', files.instructions)}`,
       });
     }
   }
