@@ -78,6 +78,37 @@ describe('the command table', () => {
     expect(missing).toEqual([]);
   });
 
+  it("docs/cli.md names every option of each command, beside the command's name or in a settings table", async () => {
+    const program = new Command('baton');
+    await registerModules(program, new Runtime({ out: () => {}, err: () => {} }, repo, {}), allModules());
+    const doc = readFileSync(fileURLToPath(new URL('../../docs/cli.md', import.meta.url)), 'utf8').replace(
+      /\\\|/g,
+      '|',
+    );
+    // the paragraphs and the table rows: an option is documented in one that names its command
+    const blocks = doc.split(/\n\s*\n|\n(?=\|)/);
+    // a settings table's row (`| \`--agent-bin\` | BATON_AGENT_BIN | ...`): every command that takes it reads it so
+    const settingRows = new Set([...doc.matchAll(/^\| `(--[a-z-]+)`/gm)].map((m) => m[1]!));
+    const flag = (long: string) => new RegExp(`${long}(?![a-z-])`);
+    const missing: string[] = [];
+    const walk = (c: Command, parent: string | null) => {
+      const name = parent ? `${parent} ${c.name()}` : c.name();
+      // `baton task start|done|...`, `baton import [auto|codex]`: the forms the command table checks above
+      const named = new RegExp(
+        parent ? `\`baton ${parent} \\[?([a-z-]+\\|)*${c.name()}\\b` : `\`baton ${c.name()}\\b`,
+      );
+      for (const o of c.options) {
+        // -w <id> is every command's, said once at the top of cli.md
+        if (!o.long || o.long === '--workflow' || o.long === '--help') continue;
+        if (settingRows.has(o.long)) continue;
+        if (!blocks.some((b) => named.test(b) && flag(o.long!).test(b))) missing.push(`${name} ${o.long}`);
+      }
+      for (const s of c.commands) if (s.name() !== 'help') walk(s, name);
+    };
+    for (const c of program.commands) walk(c, null);
+    expect(missing).toEqual([]);
+  });
+
   it("names in a bad setting's error only options a command takes", async () => {
     const program = new Command('baton');
     await registerModules(program, new Runtime({ out: () => {}, err: () => {} }, repo, {}), allModules());
