@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { batonBin, runCli } from '../helpers/cli.js';
 import { gitIn, tempDir } from '../helpers/git-repo.js';
 import { hookWorkspace } from '../helpers/hook-workspace.js';
 
@@ -92,6 +92,25 @@ describe('baton init --undo with both the personal and the team set-up', () => {
     expect(undo.stdout).toContain(`CLAUDE.md: ${kept}`);
     expect(undo.stdout).toContain(`AGENTS.md: ${kept}`);
     expect(undo.stdout).toContain(`.codex/hooks.json: ${kept}`);
+    expect(gitIn(repo, 'status', '--porcelain')).toBe('');
+  });
+
+  it("plain --undo puts back the team's committed part where this set-up wrote its own command there", async () => {
+    const { repo, env, baton } = hookWorkspace(homes);
+    expect((await baton(['init', '--shared', '--agent', 'codex'])).code).toBe(0);
+    gitIn(repo, 'add', '-A');
+    gitIn(repo, 'commit', '-q', '-m', 'Baton for the team');
+    const mine = { ...env, BATON_HOME: tempDir('baton-home-') };
+    const cli = (args: string[]) => runCli(args, { cwd: repo, env: mine });
+    // this machine's install by its path: written into the committed files too (init says so)
+    const init = await cli(['init', '--agent', 'codex', '--command', `${process.execPath} ${batonBin}`]);
+    expect(init.code, init.stderr).toBe(0);
+    expect(gitIn(repo, 'status', '--porcelain')).toMatch(/ M \.codex\/hooks\.json/);
+    const undo = await cli(['init', '--undo']);
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(undo.stdout).toContain(
+      ".codex/hooks.json: kept: committed with the repository: the team's set-up, Baton's part put back as committed (this set-up had written its own command there)",
+    );
     expect(gitIn(repo, 'status', '--porcelain')).toBe('');
   });
 

@@ -29,7 +29,7 @@ import {
   type Manifest,
 } from './manifest.js';
 import { otherWorktrees, repositoryWorktrees } from './worktrees.js';
-import { teamHolds, teamKept, type TeamFile } from './team-files.js';
+import { putBackCommitted, teamHolds, teamKept, type TeamFile } from './team-files.js';
 import { noteUndone } from '../hooks/hook-log.js';
 
 export interface InitChange {
@@ -493,7 +493,8 @@ function undoWorktree(input: UndoInput, undone: readonly string[], left: Left): 
   const keptForTeam = (agent: InitAgent, what: TeamFile, path: string) => {
     const why = scope === 'local' ? teamHolds(input.home, root, agent, what, homes) : null;
     if (why) {
-      changes.push({ ...line({ agent, what, path }), scope: 'shared', change: teamKept(why) });
+      const putBack = putBackCommitted(root, path, what);
+      changes.push({ ...line({ agent, what, path }), scope: 'shared', change: teamKept(why, putBack) });
       left.team.push(path);
     }
     return why !== null;

@@ -36,7 +36,8 @@ export function instructionsBlock(agent: 'claude-code' | 'codex', cli = 'baton')
   ].join('\n');
 }
 
-function write(path: string, text: string) {
+/** Writes a file whole: a temporary file beside it, renamed over it (never half written). */
+export function writeText(path: string, text: string) {
   mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.baton-tmp`;
   writeFileSync(tmp, text);
@@ -50,7 +51,7 @@ export function addBlock(path: string, block: string): BlockChange {
   const current = existsSync(path) ? readFileSync(path, 'utf8') : '';
   const r = replaceBlock(current, block);
   if (r.text === current) return 'unchanged';
-  write(path, r.text);
+  writeText(path, r.text);
   return r.found ? 'updated' : 'added';
 }
 
@@ -60,7 +61,7 @@ export function removeBlock(path: string): BlockChange {
   const current = readFileSync(path, 'utf8');
   const r = replaceBlock(current, null);
   if (!r.found) return 'absent';
-  write(path, r.text);
+  writeText(path, r.text);
   return 'removed';
 }
 

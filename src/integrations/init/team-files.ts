@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { BLOCK_BEGIN } from '../../core/baton-block.js';
+import { BLOCK_BEGIN, onlyBlockDiffers } from '../../core/baton-block.js';
 import { agentFiles, type Homes, type InitAgent } from './agent-files.js';
 import { committedText } from './git-exclude.js';
-import { batonHooksIn } from './hooks-file.js';
+import { batonHooksIn, removeBatonHooks } from './hooks-file.js';
+import { writeText } from './instructions-block.js';
 import { isObject } from './json-file.js';
 import { manifestPath, readManifest } from './manifest.js';
 
@@ -43,5 +44,33 @@ export function teamHolds(
   return null;
 }
 
+/** The settings a hooks file's text holds but Baton's hooks, as JSON text to compare; null when it is not JSON. */
+function withoutHooks(text: string): string | null {
+  try {
+    const settings: unknown = JSON.parse(text);
+    return isObject(settings) ? JSON.stringify(removeBatonHooks(settings).value) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Puts back the last commit's text of a file the team's set-up holds where it differs from it only by Baton's part
+ * (the personal set-up wrote its own command there, `baton init --command ...`): whether it did. A change of the
+ * user's own beside it keeps the file as it is.
+ */
+export function putBackCommitted(root: string, path: string, what: TeamFile): boolean {
+  const head = committedText(root, path);
+  const now = existsSync(path) ? readFileSync(path, 'utf8') : null;
+  if (head === null || now === null || head === now || !holdsBaton(what, head)) return false;
+  const same =
+    what === 'instructions'
+      ? onlyBlockDiffers(head, now)
+      : withoutHooks(head) !== null && withoutHooks(head) === withoutHooks(now);
+  if (same) writeText(path, head);
+  return same;
+}
+
 /** What an undo of the personal set-up says of a file it leaves to the team's (`teamHolds` says why). */
-export const teamKept = (why: string) => `kept: ${why} (\`baton init --undo --shared\` removes it)`;
+export const teamKept = (why: string, putBack: boolean) =>
+  `kept: ${why}${putBack ? ", Baton's part put back as committed (this set-up had written its own command there)" : ''} (\`baton init --undo --shared\` removes it)`;
