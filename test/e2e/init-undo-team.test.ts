@@ -114,6 +114,21 @@ describe('baton init --undo with both the personal and the team set-up', () => {
     expect(gitIn(repo, 'status', '--porcelain')).toBe('');
   });
 
+  it("a plain `baton init` after --shared leaves the team's files naming `baton`, and says they are the team's", async () => {
+    const { repo, env, baton } = hookWorkspace(homes);
+    expect((await baton(['init', '--shared', '--agent', 'codex'])).code).toBe(0);
+    const hooks = join(repo, '.codex', 'hooks.json');
+    const before = readFileSync(hooks, 'utf8');
+    // no `baton` on the PATH here: the files that are this machine's own name this install by its path
+    const init = await baton(['init', '--agent', 'codex']);
+    expect(readFileSync(join(env.HOME, '.codex', 'config.toml'), 'utf8')).toContain(batonBin);
+    expect(init.code, init.stderr).toBe(0);
+    expect(readFileSync(hooks, 'utf8')).toBe(before);
+    expect(readFileSync(join(repo, 'AGENTS.md'), 'utf8')).not.toContain(batonBin);
+    expect(init.stdout).toMatch(/Codex hooks \(shared\) +\.codex\/hooks\.json: unchanged/);
+    expect(init.stdout).not.toMatch(/hooks\.json[^\n]* this machine's own/);
+  });
+
   it('--undo --shared with the personal set-up there says what the personal one loses, and how to put it back', async () => {
     const { repo, baton } = hookWorkspace(homes);
     expect((await baton(['init', '--shared', '--agent', 'codex', '--command', 'baton'])).code).toBe(0);

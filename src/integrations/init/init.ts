@@ -137,6 +137,12 @@ function replaceLocal(input: InitInput): InitChange[] {
   }));
 }
 
+/** The files of the repository the `--shared` set-up of this worktree wrote, by its record in Baton's home. */
+function sharedSetUpFiles(home: string, root: string, homes: Homes): string[] {
+  const shared = readManifest(manifestPath(home, root, 'shared'));
+  return shared ? agentPaths(shared.agents, 'shared', root, homes).filter((p) => inside(root, p)) : [];
+}
+
 /** Whether `baton init` (the default, local scope) set this worktree up, by its record in Baton's home. */
 export const isSetUp = (home: string, root: string): boolean =>
   readManifest(manifestPath(home, root, 'local')) !== null;
@@ -189,8 +195,13 @@ function initWorktree(input: InitInput, claude: ReturnType<typeof claudeVersion>
   };
   // a file a teammate's clone gets names `baton`, not this machine's install (which their machine does not have)
   const standing = new Map<string, boolean>();
+  // the files of this worktree's --shared set-up (CLAUDE.md, AGENTS.md, .codex/hooks.json are the default's too): the
+  // team's to commit, so the default writes them as it writes a committed file, naming `baton`, never this install
+  const teamFiles =
+    scope === 'local' ? new Set(sharedSetUpFiles(input.home, root, homes)) : new Set<string>();
   const committed = (path: string) => {
-    if (!standing.has(path)) standing.set(path, isCommitted(scope, root, path, tracked));
+    if (!standing.has(path))
+      standing.set(path, isCommitted(scope, root, path, tracked) || teamFiles.has(path));
     return standing.get(path)!;
   };
   const commandFor = (path: string) => (committed(path) ? input.committedCommand : input.command);
