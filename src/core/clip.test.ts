@@ -106,6 +106,24 @@ describe('clipEnds', () => {
     expect(clipEnds(path, 60, 30)).toMatch(/ … [a-z-]+\.ts$/);
   });
 
+  it('starts a tail that would begin inside the last word at that word, the head giving it the room', () => {
+    // a user's request in claude-code/entire-cli/9f/d2fc39aa5f/0/full.jsonl (one line: its first 80 characters
+    // kept), which the Goal of a 400-token briefing showed as "… Could it be a timeout failing … Y_OPTOUT."
+    const text =
+      'Hm, ok, nothing obvious in the trace. Could it be a timeout failing to reach Posthog or something? It is definitely solved when i disable telemetry with ENTIRE_TELEMETRY_OPTOUT.';
+    for (const max of [70, 80, 90, 100]) {
+      const out = clipEnds(text, max, 81);
+      expect(out.length).toBeLessThanOrEqual(max);
+      expect(out).toMatch(/^Hm, ok, nothing obvious in the trace\. Could\b.* … ENTIRE_TELEMETRY_OPTOUT\.$/);
+    }
+    expect(clipEnds(text, 80, 81)).toBe(
+      'Hm, ok, nothing obvious in the trace. Could it be a … ENTIRE_TELEMETRY_OPTOUT.',
+    );
+    // a last word too long for most of the room (a path) is still cut where it must be
+    const path = `${'see '.repeat(30)}/home/user/projects/shop/src/discounts/percentage-and-fixed-amount.ts`;
+    expect(clipEnds(path, 60, 30)).toMatch(/ … [a-z-]+\.ts$/);
+  });
+
   it('keeps its first line whole when asked to', () => {
     const text = `Fix the login bug\n${'x '.repeat(200)}and tell me what broke it`;
     expect(clipEnds(text, 40, 18)).toBe('Fix the login bug … me what broke it');

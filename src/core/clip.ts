@@ -122,14 +122,27 @@ export function clipEnds(text: string, max: number, head = 0): string {
   return cut.length <= max ? cut : bothEnds(text, max - 4, head);
 }
 
+/** The head of a text in `room` characters, cut back to a word's end as `clip` cuts (no ellipsis yet). */
+const headIn = (text: string, room: number) =>
+  text.slice(0, headEnd(text, room, Math.ceil(room * 0.6))).replace(dangling, '');
+
 function bothEnds(text: string, max: number, head: number): string {
   const start = Math.min(Math.max(Math.ceil(max * 0.4), head), max - 12);
-  const kept = text.slice(0, headEnd(text, start, Math.ceil(start * 0.6))).replace(dangling, '');
+  let kept = headIn(text, start);
   // the tail has the room the head left, so a head cut back to a word lets the tail keep its first word whole
   const end = max - kept.length - 3;
   // its first word is cut only when too long for most of the whole room (a path), as `clip` cuts: a tail of a few
   // words, all a long head left room for, starts at a word all the same
-  const from = unnegated(text, tailStart(text, text.length - end, Math.floor(max * 0.4)), kept.length);
+  const most = Math.floor(max * 0.4);
+  let at = tailStart(text, text.length - end, most);
+  // no word starts after it within reach (the text's last word, "… Y_OPTOUT." of "ENTIRE_TELEMETRY_OPTOUT."): the
+  // tail starts at its word, whole when no longer than that, and the head gives it the room
+  const word = text.slice(0, at).search(/\S+$/);
+  if (word >= 0 && !space.test(text[at] ?? ' ') && text.length - word <= most) {
+    at = word;
+    kept = headIn(text, max - (text.length - word) - 3);
+  }
+  const from = unnegated(text, at, kept.length);
   // no sentence follows a negation the tail would cut: the head alone, in all the room
   if (from >= text.length) return clip(text, max);
   let tail = text.slice(from).trimStart();
