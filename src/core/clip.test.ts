@@ -119,9 +119,23 @@ describe('clipEnds', () => {
     expect(clipEnds(text, 80, 81)).toBe(
       'Hm, ok, nothing obvious in the trace. Could it be a … ENTIRE_TELEMETRY_OPTOUT.',
     );
-    // a last word too long for most of the room (a path) is still cut where it must be
+    // a last word too long for most of the room (a path) is still cut where it must be: its end names the file
     const path = `${'see '.repeat(30)}/home/user/projects/shop/src/discounts/percentage-and-fixed-amount.ts`;
     expect(clipEnds(path, 60, 30)).toMatch(/ … [a-z-]+\.ts$/);
+  });
+
+  it('leaves out a tail that would start inside a name too long for its room: the head takes the room', () => {
+    // the same request in the room the 400-token briefing gave it
+    const text =
+      'Hm, ok, nothing obvious in the trace. Could it be a timeout failing to reach Posthog or something? It is definitely solved when i disable telemetry with ENTIRE_TELEMETRY_OPTOUT.';
+    for (const max of [50, 57]) {
+      const out = clipEnds(text, max, 81);
+      expect(out.length).toBeLessThanOrEqual(max);
+      expect(out).toMatch(/^Hm, ok, nothing obvious in the trace\. Could it be\b[^…]*…$/);
+    }
+    // a text written without spaces keeps both its ends
+    const chinese = `请修复登录页面的错误${'并且'.repeat(40)}然后提交并推送`;
+    expect(clipEnds(chinese, 40)).toMatch(/^请修复登录页面.* … .*然后提交并推送$/);
   });
 
   it('keeps its first line whole when asked to', () => {

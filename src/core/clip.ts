@@ -122,6 +122,16 @@ export function clipEnds(text: string, max: number, head = 0): string {
   return cut.length <= max ? cut : bothEnds(text, max - 4, head);
 }
 
+/**
+ * Whether `at` is inside a word (not at its start) of printable ASCII without a path separator: a name, a hash, an
+ * identifier (not a path, whose end names its file; not a text written without spaces, as Chinese or Japanese is).
+ */
+function inNameAt(text: string, at: number): boolean {
+  if (at <= 0 || space.test(text[at] ?? ' ') || space.test(text[at - 1] ?? ' ')) return false;
+  const word = `${/\S*$/.exec(text.slice(0, at))?.[0] ?? ''}${/^\S*/.exec(text.slice(at))?.[0] ?? ''}`;
+  return /^[!-~]+$/.test(word) && !/[/\\]/.test(word);
+}
+
 /** The head of a text in `room` characters, cut back to a word's end as `clip` cuts (no ellipsis yet). */
 const headIn = (text: string, room: number) =>
   text.slice(0, headEnd(text, room, Math.ceil(room * 0.6))).replace(dangling, '');
@@ -143,8 +153,10 @@ function bothEnds(text: string, max: number, head: number): string {
     kept = headIn(text, max - (text.length - word) - 3);
   }
   const from = unnegated(text, at, kept.length);
-  // no sentence follows a negation the tail would cut: the head alone, in all the room
-  if (from >= text.length) return clip(text, max);
+  // no sentence follows a negation the tail would cut: the head alone, in all the room; so too when the tail would
+  // start inside a word that is no path ("Y_OPTOUT." of ENTIRE_TELEMETRY_OPTOUT, too long for the tail's room): a
+  // path's end names its file, a name's end names nothing
+  if (from >= text.length || inNameAt(text, from)) return clip(text, max);
   let tail = text.slice(from).trimStart();
   if (fencesIn(text.slice(0, from)) % 2 === 1) {
     // the tail starts inside a code block, whose closing fence would open one: it starts after that fence
