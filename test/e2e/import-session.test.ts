@@ -366,7 +366,8 @@ describe("the agent's last state across pieces", () => {
     const context = async () => (await w.client.context(w.ref)).json;
     await importTranscriptFile(w.client, w.ref, path, 'claude-code');
     expect((await context()).last_state).toMatchObject({
-      left: null,
+      left: 'waiting',
+      waiting_on: ['sub_agents'],
       text: 'The profiler runs in the background; I will wait for it.\n\nSub-agents it started had not answered when the transcript ends: Profile the build',
     });
     appendFileSync(path, notification + '\n');

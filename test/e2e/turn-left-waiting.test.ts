@@ -1,6 +1,7 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readCorpus } from '../helpers/corpus.js';
 import { tempDir } from '../helpers/git-repo.js';
 import { agentHooks, hookWorkspace } from '../helpers/hook-workspace.js';
 import { claudeTool } from '../helpers/transcript-lines.js';
@@ -67,5 +68,27 @@ describe('a turn that ended waiting on a command it left running', () => {
     const { out, briefing } = await quitWaiting('npm run dev', 'The app runs at http://localhost:3000.');
     expect(out.systemMessage).toMatch(/^Baton completed workflow \S+ /);
     expect(briefing).toContain('Finished Workflow');
+  });
+});
+
+describe('a turn that ended waiting on a sub-agent it started', () => {
+  it('tells the next session to get its answer, not to ask the user what comes next', async () => {
+    // a real session as it stood when the agent had sent a design review agent off and said it waits for its result
+    // ("설계 리뷰 에이전트가 작업 중입니다. 결과를 기다리겠습니다."): the first 296 lines
+    const rel = 'claude-code/entirecontext/39/01M0CV5D1MQXCRJBJXKV1JQ939/0/full.jsonl';
+    const lines = readCorpus(rel).split('\n').slice(0, 296);
+    const transcript = join(tempDir('baton-transcript-'), 'session.jsonl');
+    writeFileSync(transcript, `${lines.join('\n')}\n`);
+    const { baton } = hookWorkspace();
+    expect((await baton(['import', transcript])).code).toBe(0);
+    const context = (await baton(['context'])).stdout;
+    expect(context).toContain(
+      'Sub-agents it started had not answered when the transcript ends: design-review',
+    );
+    const next = context.slice(context.indexOf('### What to Do Next'));
+    expect(next).toContain(
+      'The agent was waiting on sub-agents it started that had not answered (Last State): get their answers (wait for them, or ask again if they are gone), then go on as its last message says.',
+    );
+    expect(next).not.toContain('ask the user what comes next');
   });
 });

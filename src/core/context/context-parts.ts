@@ -1,4 +1,4 @@
-import { LEFT_RUNNING } from '../call-text.js';
+import { LEFT_RUNNING, NOT_ANSWERED } from '../call-text.js';
 import { clip } from '../clip.js';
 import { isCoverageUnmet } from '../coverage-threshold.js';
 import { byIsoTime } from '../iso-order.js';
@@ -494,10 +494,13 @@ export interface LastState {
    * needs; `mid_turn`, the agent went on after it (calls that never returned, or a transcript cut mid-turn) or it ends
    * announcing its next step ("Let me watch the deploy.": `endsAnnouncing`), so what it announced may not be done;
    * `waiting`, its turn ended waiting on commands it left running in the background (CI checks, a deploy), never seen
-   * to end, and the user has said nothing since: how they ended decides what comes next. Null otherwise, for a
-   * compaction summary, and for what `undone_by` undid.
+   * to end, or on sub-agents it started that had not answered (a review agent at work), and the user has said nothing
+   * since: how they ended decides what comes next. Null otherwise, for a compaction summary, and for what `undone_by`
+   * undid.
    */
   left: 'asked' | 'mid_turn' | 'waiting' | null;
+  /** What a `waiting` turn waits on: commands left running in the background, sub-agents that had not answered. */
+  waiting_on?: ('commands' | 'sub_agents')[];
   /** The checkpoint `baton recover` went back to after it was said: what it tells of after that checkpoint is undone. */
   undone_by: string | null;
 }
@@ -568,6 +571,7 @@ export function lastState(snap: SessionSnapshot, max: number): LastState | null 
     .trim();
   const fitted =
     max > 0 ? fitSummary(whole, max, { keepEnd: kind !== 'compaction' }) : { text: '', cut: whole.length };
+  const waitingOn = waitsOn(newest.text);
   return {
     kind,
     at: newest.timestamp,
@@ -585,13 +589,20 @@ export function lastState(snap: SessionSnapshot, max: number): LastState | null 
             (endsAnnouncing(newest.text) && !turnSeenEnding(snap, newest.timestamp)) ||
             cutInItsTurn(snap, newest.timestamp)
           ? 'mid_turn'
-          : newest.text.includes(LEFT_RUNNING) && !askedSince(snap, newest.timestamp)
+          : waitingOn.length && !askedSince(snap, newest.timestamp)
             ? 'waiting'
             : asksTheUser(snap, newest)
               ? 'asked'
               : null,
+    ...(waitingOn.length ? { waiting_on: waitingOn } : {}),
   };
 }
+
+/** What a last message says its turn left to come back to: commands left running, sub-agents not answered. */
+const waitsOn = (text: string): ('commands' | 'sub_agents')[] => [
+  ...(text.includes(LEFT_RUNNING) ? (['commands'] as const) : []),
+  ...(text.includes(NOT_ANSWERED) ? (['sub_agents'] as const) : []),
+];
 
 /**
  * A crash or a stop cut the session off in the turn its last message (said at `at`) was part of: a crash snapshot (a

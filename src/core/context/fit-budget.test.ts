@@ -962,6 +962,30 @@ describe('what to do next', () => {
     expect(next({ ...none, ...waiting, requests: [...none.requests, asked] })).not.toContain('waiting');
   });
 
+  it('after a turn that ended waiting on sub-agents that had not answered, says to get their answers first', () => {
+    const live = { ...bigSnapshot(), trigger: 'manual' as const, pause_reason: null };
+    const none = { ...live, tasks: [], tasks_completed: 0, tasks_remaining: 0, next_task_id: null };
+    const review = lastSaid(
+      live.created_at,
+      'The design review agent is at work; I wait for its findings.\n\nSub-agents it started had not answered when the transcript ends: design-review',
+      true,
+    );
+    expect(next({ ...none, ...review })).toBe(
+      'The agent was waiting on sub-agents it started that had not answered (Last State): get their answers (wait for them, or ask again if they are gone), then go on as its last message says.',
+    );
+    const both = lastSaid(
+      live.created_at,
+      'CI runs and the review agent is at work.\n\nSub-agents it started had not answered when the transcript ends: design-review\nLeft running in the background, not seen to end when the transcript ends: `Bash: gh pr checks 7 --watch`',
+      true,
+    );
+    expect(next({ ...live, ...both })).toBe(
+      'The agent was waiting on a background command and sub-agents it started that had not answered (Last State): get their answers (wait for them, or ask again if they are gone; see how the command ended, running it or its check again if its output is gone), then go on as its last message says, then continue from task "T41: task number 41 with a reasonably descriptive title".',
+    );
+    // the user spoke since: what they said comes first, not the wait
+    const asked = saidAfter(live.created_at, 'r9', 'skip the review, just merge', 4);
+    expect(next({ ...none, ...review, requests: [...none.requests, asked] })).not.toContain('waiting');
+  });
+
   it('after a last message that asks the user, says to get their answer; after one cut mid-turn, to finish it', () => {
     const live = { ...bigSnapshot(), trigger: 'manual' as const, pause_reason: null };
     const said = (text: string, turn_ended: boolean) => lastSaid(live.created_at, text, turn_ended);

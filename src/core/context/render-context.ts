@@ -448,9 +448,14 @@ function nextWork(c: ResumeContext): string {
       : `No task is runnable (the remaining ones wait on others or are blocked); ${ask}.`;
   }
   if (left === 'waiting' && c.last_state?.kind === 'last_message') {
-    // its turn ended waiting on what it left running (CI checks, a deploy): how that ended decides what comes next
+    // its turn ended waiting on what it left running (CI checks, a deploy) or on sub-agents at work (a review): how
+    // that ended decides what comes next
     const then = task ? `, then continue from ${task}` : '';
-    return `The agent was waiting on a background command (${said}): see how it ended (run it or its check again if its output is gone), then go on as its last message says${then}.`;
+    const on = c.last_state.waiting_on ?? ['commands'];
+    if (!on.includes('sub_agents'))
+      return `The agent was waiting on a background command (${said}): see how it ended (run it or its check again if its output is gone), then go on as its last message says${then}.`;
+    const both = on.includes('commands');
+    return `The agent was waiting on ${both ? 'a background command and ' : ''}sub-agents it started that had not answered (${said}): get their answers (wait for them, or ask again if they are gone${both ? '; see how the command ended, running it or its check again if its output is gone' : ''}), then go on as its last message says${then}.`;
   }
   if (c.next.latest_request_first) {
     // the agent may have answered it without touching its list (a push, a question): the sections above say
