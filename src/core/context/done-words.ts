@@ -11,3 +11,10 @@ export const pushTarget = (summary: string): string | null =>
 /** A commit as the lists of work done say it: its hash and subject, or, git not confirming it, its task and command. */
 export const commitSaid = (c: DoneCommit): string =>
   c.hash ? `commit ${c.hash} ${c.subject}` : `[commit] ${c.task_id ? `${c.task_id}: ` : ''}${c.subject}`;
+
+/**
+ * A pull request as the lists of work done say it: one opened by its address ("pull request https://.../pull/7"), a
+ * merge by what it did, which names the pull request already ("merged PR #7", "enabled auto-merge of PR #221", not
+ * "pull request enabled auto-merge of PR #221").
+ */
+export const pullRequestSaid = (pr: string): string => (/^https?:\/\//.test(pr) ? `pull request ${pr}` : pr);

@@ -4,7 +4,7 @@ import type { WorkflowState } from '../schemas/state.js';
 import type { EarlierWorkflow } from '../schemas/workflow.js';
 import { mergedOnce, type Goal } from './context-parts.js';
 import { doneCommits } from './done-commits.js';
-import { commitSaid, pushSaid } from './done-words.js';
+import { commitSaid, pullRequestSaid, pushSaid } from './done-words.js';
 import type { ContextLimits } from './resume-context.js';
 
 /** How many pull requests and commits of the earlier workflow are said (the newest): its push is said besides. */
@@ -31,7 +31,7 @@ export function earlierWork(
     -COMMITS,
   );
   const done = [
-    ...prs.map((p) => `pull request ${p}`),
+    ...prs.map(pullRequestSaid),
     ...(push ? [pushSaid(push.summary)] : []),
     ...commits.map(commitSaid),
   ].map((line) => clip(line, 200));

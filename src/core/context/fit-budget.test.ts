@@ -2237,6 +2237,32 @@ describe('pull requests already made', () => {
       'https://github.com/o/r/pull/233 (merged)',
     ]);
   });
+
+  it('says a merge by what it did, which names the pull request, and one opened by its address', () => {
+    // entirecontext 39's "gh pr merge 221 --squash --auto" read "pull request enabled auto-merge of PR #221"
+    const at = '2026-01-01T00:00:00.000Z';
+    const pr = (id: string, summary: string) => ({
+      id,
+      timestamp: at,
+      task_id: null,
+      kind: 'pr' as const,
+      tool: 'Bash',
+      summary,
+    });
+    const snap = {
+      ...bigSnapshot(),
+      side_effects: [
+        pr('p1', 'enabled auto-merge of PR #221'),
+        pr('p2', 'https://github.com/o/r/pull/233'),
+        pr('p3', 'merged PR #240'),
+      ],
+    };
+    const md = fitResumeContext(snap, 4, [], 100_000, countTokens).markdown;
+    expect(md).toContain(
+      '  - enabled auto-merge of PR #221\n  - pull request https://github.com/o/r/pull/233\n  - merged PR #240\n',
+    );
+    expect(md).not.toMatch(/pull request (?:enabled|merged)/);
+  });
 });
 
 describe('the git state', () => {

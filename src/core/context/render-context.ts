@@ -5,7 +5,7 @@ import { itemSaid, type ListItem } from '../requests/menu-pick.js';
 import { COMPACTION_REASON } from '../compaction.js';
 import { leftBehindWords, progressLabel } from '../task-graph.js';
 import type { ResumeContext } from './resume-context.js';
-import { commitSaid, pushSaid } from './done-words.js';
+import { commitSaid, pullRequestSaid, pushSaid } from './done-words.js';
 import { commitsSinceSaid } from './commits-since.js';
 
 const mark: Record<string, string> = {
@@ -123,7 +123,7 @@ function alreadyDone(c: ResumeContext, out: string[]) {
       ? [`  - ${counted(d.commits_more, 'more commit')} since the workflow began (${d.commits_more_command})`]
       : []),
     ...d.pushes.map((p) => `  - ${pushSaid(p)}`),
-    ...d.pull_requests.map((p) => `  - pull request ${p}`),
+    ...d.pull_requests.map((p) => `  - ${pullRequestSaid(p)}`),
     ...(d.files.length
       ? [
           `  - files${d.files_under ? ` (under ${d.files_under})` : ''}: ${d.files.join('; ')}${d.files_more ? `; ${d.files_more} more` : ''}`,
