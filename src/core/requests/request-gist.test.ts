@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { readCorpus } from '../../../test/helpers/corpus.js';
 import { askOf, gistOf } from './request-gist.js';
+
+const REVIEW = 'codex/entirecontext/7H/01M05W0DK3S06FP7YAJHNPXG7H/3/full.jsonl';
 
 /** Long requests as users and coordinators write them (shapes of real sessions, in other words). */
 const spoken =
@@ -69,6 +72,23 @@ describe('a long request in fewer characters', () => {
       '<task>Review only the uncommitted rename feature against its spec and plan. Read docs/spec.md and docs/plan.md first. The feature touches the migrations and the hooks. Read-only: do not modify files or run tests.</task>';
     expect(gistOf(review, 160)).toMatch(/^<task>Review only the uncommitted rename/);
     expect(gistOf(spoken, 400)).toMatch(/^Okay, so we recently added support for plugins/);
+  });
+
+  it('keeps a sentence that limits the agent, cut, when the room is too small for it whole', () => {
+    // the first request of codex/entirecontext/7H/01M05W0DK3S06FP7YAJHNPXG7H/3/full.jsonl (line 11), which a 400-token
+    // briefing showed as "<task>Review only the current uncommitted decision-file rename…", its read-only rule lost
+    const review = JSON.parse(readCorpus(REVIEW).split('\n')[10] as string).payload.message as string;
+    expect(review).toContain('Read-only: do not modify files or run tests, builds, formatters, or network.');
+    for (const max of [100, 120]) {
+      const gist = gistOf(review, max);
+      expect(gist.length).toBeLessThanOrEqual(max);
+      expect(gist).toMatch(
+        /^<task>Review only the current uncommitted decision-file rename… … Read-only: do not modify files\b.*…$/,
+      );
+    }
+    expect(gistOf(review, 150)).toMatch(
+      / … Read-only: do not modify files or run tests, builds, formatters, or network\.<\/task>$/,
+    );
   });
 
   it("a dispatched worker's prompt shows its task; a pasted brief keeps its title line and its closing ask", () => {

@@ -127,9 +127,23 @@ export function gistOf(request: string, max: number): string {
     if (i === undefined || i === 0 || kept.has(i)) continue;
     if (render(units, lead, new Set(kept).add(i)).length <= max) kept.add(i);
   }
+  // no sentence that limits the agent fits whole (a small room): the first, cut to the room left, when that keeps
+  // enough of it to say what it forbids ("Read-only: do not modify files…")
+  let shown = units;
+  const firstLimit = limits.find((i) => i !== 0);
+  if (firstLimit !== undefined && !limits.some((i) => kept.has(i) || (i === 0 && lead !== null))) {
+    const cut = clip(units[firstLimit] ?? '', max - render(units, lead, kept).length - 3);
+    if (cut.length >= LIMIT_MIN) {
+      shown = units.map((u, i) => (i === firstLimit ? cut : u));
+      kept.add(firstLimit);
+    }
+  }
   if (lead === null) {
-    const room = max - render(units, null, kept).length - 3;
+    const room = max - render(shown, null, kept).length - 3;
     if (room >= 40) lead = clip(units[0] ?? '', room);
   }
-  return render(units, lead, kept);
+  return render(shown, lead, kept);
 }
+
+/** The least of a sentence that limits the agent worth keeping cut: "Read-only: do not modify files…". */
+const LIMIT_MIN = 24;
