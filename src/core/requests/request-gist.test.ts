@@ -86,6 +86,11 @@ describe('a long request in fewer characters', () => {
         /^<task>Review only the current uncommitted decision-file rename… … Read-only: do not modify files\b.*…$/,
       );
     }
+    // a brief of several lines keeps its ends, and the limit between them cut the same way
+    const brief = `Fix the login bug\n${'Here is the log line that failed. '.repeat(12)}\nNever push to main or force-push any branch of this repository, whatever the tests say.\nThen tell me what broke it`;
+    expect(gistOf(brief, 100)).toBe(
+      'Fix the login bug\nHere is … Then tell me what broke it … Never push to main or force-push…',
+    );
     expect(gistOf(review, 150)).toMatch(
       / … Read-only: do not modify files or run tests, builds, formatters, or network\.<\/task>$/,
     );

@@ -94,6 +94,9 @@ function withLimits(text: string, max: number, head: number): string {
   const missing = sentences.filter((l) => limit.test(l) && !whole.includes(l)).map((l) => clip(l, 160));
   const kept: string[] = [];
   for (const l of missing) if ([...kept, l].join(' … ').length <= max / 3) kept.push(l);
+  // none fits whole (a small room): the first, cut to it, when that keeps enough of it to say what it forbids
+  const cut = kept.length === 0 && missing[0] ? clip(missing[0], Math.floor(max / 3)) : '';
+  if (cut.length >= LIMIT_MIN) kept.push(cut);
   if (kept.length === 0) return whole;
   const said = kept.join(' … ');
   return `${clipEnds(text, max - said.length - 3, head)} … ${said}`;
