@@ -44,6 +44,55 @@ describe('a snapshot of a workflow with more requests than the state keeps', () 
   });
 });
 
+describe('a request that limits the agent, older than the recent ones the state keeps', () => {
+  it('stays in force: kept, and listed in the Goal with the later requests', () => {
+    let n = 0;
+    const d = new Draft(
+      null,
+      { now: '2026-03-01T10:00:00.000Z', newId: (p) => `${p}-${++n}`, actor: 'user' },
+      'wf-1',
+    );
+    createWorkflow(d, {
+      title: 'w',
+      issue: null,
+      worktree: '/w',
+      plan: '',
+      tasks: [],
+      git_start: null,
+      titleFromRequest: true,
+    });
+    const said = [
+      'track the sessions a /clear starts in the CLI wrapper',
+      "several processes can run from different tabs: one session file can't gather them all",
+      "we don't control the claude code process - it's a 3rd party tool the CLI calls",
+      ...Array.from({ length: 12 }, (_, i) => `step ${i + 1}: go on with the tracker`),
+    ];
+    said.forEach((text, i) =>
+      d.emit({
+        type: 'request.recorded',
+        data: {
+          request: { id: `r${i}`, timestamp: '', at: null, session_number: 1, text, source: null },
+          key: `k${i}`,
+        },
+      }),
+    );
+    // the issue and the request that says no limit are left to their records; the limit stays
+    expect(d.state.standing_requests?.map((r) => r.id)).toEqual(['r2']);
+    const snap = buildSnapshot(d.state, {
+      id: 'snap-1',
+      trigger: 'manual',
+      reason: null,
+      git: { state: null, note: 'not a git repository' },
+      now: '2026-03-01T10:00:00.000Z',
+    });
+    const goal = compileResumeContext(snap, 2).goal;
+    expect(goal.issue?.description).toBe(said[0]);
+    expect(goal.requests.map((r) => r.text)).toContain(said[2]);
+    // 14 later requests: those listed and those counted, the one in force once
+    expect(goal.requests.length + goal.requests_more).toBe(14);
+  });
+});
+
 describe('a snapshot on another branch than the one before it', () => {
   const gitOn = (branch: string, commit = 'c1'.repeat(20)): GitCapture => ({
     state: {

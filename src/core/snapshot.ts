@@ -64,6 +64,7 @@ export function buildSnapshot(s: WorkflowState, input: SnapshotInput): SessionSn
     ...(listTotals(s).requests > (s.recent_requests ?? []).length
       ? { requests_more: listTotals(s).requests - (s.recent_requests ?? []).length }
       : {}),
+    ...(s.standing_requests?.length ? { standing_requests: s.standing_requests } : {}),
     side_effects: s.side_effects ?? [],
     summaries: s.summaries ?? { compaction: null, last_message: null },
     warnings: input.warnings ?? [],

@@ -131,8 +131,9 @@ describe("the user's requests in the briefing", () => {
     expect(decisions).toMatch(
       /- \[approach\] the user's request above \("conversationId is the same as sessionId\.[^"]*…"\)\n {4}Rationale: If conversationId is the same as sessionId/,
     );
-    // a directive the Goal does not show (an older request) is still a decision
-    expect(decisions).toContain("[approach] don't create separate documents.");
+    // an older directive that limits the agent stays in force: the Goal shows it, the decisions do not repeat it
+    expect(goal).toContain("don't create separate documents");
+    expect(decisions).not.toContain("don't create separate documents");
     await service.store.close();
   });
 

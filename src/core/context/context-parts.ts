@@ -89,9 +89,9 @@ function laterRequests(snap: SessionSnapshot): Asked[] {
   const requests = snap.requests ?? [];
   const from = requests.findIndex((r) => r.id === snap.issue?.id) + 1;
   // a go-ahead ("ok continue", "continue where you left off") answers the agent, it is no instruction of the goal;
-  // a letter that names an item of the agent's list says what to do by that item
-  return requests
-    .slice(from)
+  // a letter that names an item of the agent's list says what to do by that item; the older requests that limit what
+  // the agent may do come first, as they were said
+  return [...(snap.standing_requests ?? []), ...requests.slice(from)]
     .filter((r) => !onlyGoesOn(r))
     .map((r) => ({ text: r.text.trim(), ...(r.refers_to ? { refers_to: r.refers_to } : {}) }));
 }
@@ -121,8 +121,10 @@ export function goalOf(snap: SessionSnapshot, limits: ContextLimits): Goal {
   const requests = snap.requests ?? [];
   const later = laterRequests(snap);
   const shown = shownLater(later, limits);
-  // requests older than the snapshot holds: the first of them is the issue when the issue was the first request
+  // requests older than the snapshot holds (those in force among them are in `later`): the first of them is the issue
+  // when the issue was the first request
   const older = snap.requests_more ?? 0;
+  const standing = snap.standing_requests?.length ?? 0;
   const issue0 = snap.issue;
   const issueKept = issue0 !== null && requests.some((r) => r.id === issue0.id);
   const issueAmongOlder = older > 0 && issue0 !== null && isFirstRequest(issue0) && !issueKept;
@@ -146,7 +148,8 @@ export function goalOf(snap: SessionSnapshot, limits: ContextLimits): Goal {
       };
     }),
     // the requests older than those kept came before a kept issue: none of them is a later one
-    requests_more: later.length - shown.length + (issueKept ? 0 : older - (issueAmongOlder ? 1 : 0)),
+    requests_more:
+      later.length - shown.length + (issueKept ? 0 : older - standing - (issueAmongOlder ? 1 : 0)),
     ...(openedOn ? { opened_on: clip(openedOn.replace(/\s+/g, ' ').trim(), 80) } : {}),
   };
 }

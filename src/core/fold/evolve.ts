@@ -9,6 +9,7 @@ import { beforeCompaction } from '../compaction.js';
 import { snapshotPlace } from '../branch-change.js';
 import { asksForNoWork, issueFromRequest, requestTitle } from '../requests/request-text.js';
 import { inRequestOrder, listTotals, recent, recentImports, recentOpen } from './bounds.js';
+import { standingAfter } from './standing-requests.js';
 
 /**
  * How many request keys the state remembers: the same words within the last 500 requests (a hook saw the prompt,
@@ -393,6 +394,7 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
       // an issue made of a go-ahead ("yep, let's do it"), a greeting or a look at the agent ("show tools") gives way
       // to the first request that says what to do
       const idle = asksForNoWork(r.text, r.refers_to);
+      const kept = inRequestOrder(held, r);
       const first =
         !s.issue ||
         (!idle && asked !== undefined && asksForNoWork(asked.text, asked.refers_to)) ||
@@ -405,7 +407,8 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
           s.auto_tracked && first
             ? requestTitle(r.refers_to ? `${r.text} (${r.refers_to.item})` : r.text)
             : s.title,
-        recent_requests: inRequestOrder(held, r),
+        recent_requests: kept,
+        ...standingAfter(s, held, kept),
         counts: { ...s.counts, requests: listTotals(s).requests + 1 },
         request_keys: recent(s.request_keys ?? [], e.data.key, REQUEST_KEYS_KEPT),
       };

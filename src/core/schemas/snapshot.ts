@@ -70,6 +70,8 @@ export const SessionSnapshot = z.object({
   requests: z.array(UserRequest).default([]),
   /** Requests older than those in `requests` (the state keeps the recent ones; all are `request` records). */
   requests_more: z.number().int().nonnegative().optional(),
+  /** Of those older requests, the ones that limit what the agent may do, which stay in force (oldest first). */
+  standing_requests: z.array(UserRequest).optional(),
   /** Side effects already done (commits, pushes, PRs, migrations, file writes): the next session must not redo them. */
   side_effects: z.array(SideEffect).default([]),
   /**

@@ -197,6 +197,11 @@ export const WorkflowState = z.object({
   agent: AgentRuntime.nullable().optional(),
   /** The user's recent requests (all of them are `request` records), oldest first. */
   recent_requests: z.array(UserRequest).optional(),
+  /**
+   * Requests older than `recent_requests` that limit what the agent may do ("never push to main", "don't touch the
+   * schema"): they stay in force, so the newest RECENT_LIMIT of them are kept when the recent ones move on. Oldest first.
+   */
+  standing_requests: z.array(UserRequest).optional(),
   /** The keys (normalised text) of the last REQUEST_KEYS_KEPT requests, so the same words are not recorded twice. */
   request_keys: z.array(z.string()).optional(),
   /** Created by an agent's hook (auto_track) rather than `baton create`. */
