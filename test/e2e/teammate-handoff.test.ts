@@ -1,9 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
-import { gitIn, makeRepo, tempDir } from '../helpers/git-repo.js';
-import { freshPostgresUrl } from '../helpers/postgres.js';
+import { gitIn, makeRepo } from '../helpers/git-repo.js';
+import { team } from '../helpers/teammates.js';
 
 type Json = Record<string, unknown>;
 
@@ -17,44 +16,6 @@ const said = (stdout: string) => {
     : {};
   return { user: out.systemMessage ?? '', agent: out.hookSpecificOutput?.additionalContext ?? '' };
 };
-
-/**
- * Ana and Ben share one Baton store (one SQLite file both reach, or a team PostgreSQL), each with their own clone of
- * one origin at their own path and their own HOME. Ben's git identity is only in his environment.
- */
-async function team(store: 'sqlite' | 'postgres') {
-  const origin = makeRepo('baton-origin-');
-  const shared =
-    store === 'postgres'
-      ? { BATON_DATABASE_URL: await freshPostgresUrl('baton_teammates') }
-      : { BATON_HOME: tempDir('baton-home-') };
-  const clone = (who: string) => {
-    const dir = join(tempDir(`baton-${who}-`), 'cli');
-    gitIn(origin, 'clone', '-q', origin, dir);
-    return dir;
-  };
-  const ana = clone('ana');
-  gitIn(ana, 'config', 'user.email', 'ana@team.example');
-  const ben = clone('ben');
-  const envs = {
-    [ana]: { ...shared, HOME: tempDir('baton-user-') },
-    [ben]: {
-      ...shared,
-      HOME: tempDir('baton-user-'),
-      GIT_AUTHOR_EMAIL: 'ben@team.example',
-      GIT_COMMITTER_EMAIL: 'ben@team.example',
-    },
-  };
-  const hook = (repo: string, event: string, fields: Json) =>
-    runCli(['hook', event], {
-      cwd: repo,
-      env: envs[repo] ?? { ...shared, HOME: tempDir('baton-user-') },
-      input: JSON.stringify({ cwd: repo, hook_event_name: event, ...fields }),
-    });
-  const baton = (repo: string, ...args: string[]) => runCli(args, { cwd: repo, env: envs[repo] });
-  const follows = (stderr: string) => /workflow (wf-[^\s)]+)/.exec(stderr)?.[1];
-  return { origin, ana, ben, hook, baton, follows };
-}
 
 describe.each(['sqlite', 'postgres'] as const)(
   'a teammate\u2019s unfinished work on a shared %s store',
