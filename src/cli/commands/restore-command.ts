@@ -3,6 +3,7 @@ import type { BatonClient, Ref } from '../../client/baton-client.js';
 import { invalidTransition, shortHash } from '../../core/index.js';
 import type { CheckpointRestore } from '../../service/index.js';
 import type { GlobalOptions, Runtime } from '../runtime.js';
+import { elsewhereOf, ownerFields, type Elsewhere } from '../whose-workflow.js';
 import { resumeText } from './session-commands.js';
 
 export interface RestoreFlags {
@@ -84,9 +85,24 @@ async function askOnTerminal(rt: Runtime, question: string): Promise<boolean | n
 }
 
 /**
+ * A teammate's checkpoint is restored in their clone, never from this one: its git steps run at their worktree's path
+ * on this machine, which is their clone (another folder here) or the person's own (the same path in another clone:
+ * devcontainers' `/workspaces/<repo>`), whose branch and files are not the workflow's. Refused before anything is
+ * planned or changed, a dry run too (its plan would be read from the wrong clone), saying who runs what where, and
+ * what puts back the records alone.
+ */
+function refuseTheirs(id: string, name: string | null, theirs: Elsewhere & { owner: string }): never {
+  const cp = name ? `its checkpoint ${name}` : 'its latest checkpoint';
+  throw invalidTransition(
+    `${id} is ${theirs.owner}'s: ${cp} is restored in their worktree ${theirs.worktree}, not from this clone (its git steps would move the branch and files of whatever clone is at that path here); nothing was changed. ${theirs.owner} runs \`baton recover -w ${id}${name ? ` --checkpoint ${name}` : ' --option checkpoint'}\` in ${theirs.worktree}; \`--state-only\` here puts back only the workflow's records (task statuses, a new session) and leaves every worktree as it is`,
+    { owner: theirs.owner, yours: false, worktree: theirs.worktree },
+  );
+}
+
+/**
  * `baton recover --checkpoint <name>`: the workflow state and the worktree back to the checkpoint. A restore that
  * moves the branch is done only with `--yes` or a yes on the terminal; otherwise it changes nothing, exits 3 and
- * prints the exact command that confirms it.
+ * prints the exact command that confirms it. A teammate's is refused (`refuseTheirs`).
  */
 export async function recoverCheckpointCommand(
   rt: Runtime,
@@ -97,6 +113,10 @@ export async function recoverCheckpointCommand(
   flags: RestoreFlags,
   print: (value: unknown, human: () => string) => void,
 ): Promise<void> {
+  // found as the restore finds it (among several conversations' workflows, asked which), before anything is planned
+  const { workflow: w } = await client.taken(ref, { ask: true });
+  const elsewhere = await elsewhereOf(rt.cwd, w);
+  if (elsewhere?.owner) refuseTheirs(w.id, name, { ...elsewhere, owner: elsewhere.owner });
   const opts = { stash: flags.stash === true, force: flags.force === true, dryRun: flags.dryRun === true };
   let r = await client.restoreCheckpoint(ref, name, { ...opts, confirm: flags.yes === true });
   if (r.needs_confirmation && !opts.dryRun) {
@@ -137,5 +157,8 @@ export async function recoverCheckpointCommand(
     return;
   }
   const recovered = r.recovered;
-  print({ ...recovered, restore }, () => `${restorePlanText(r)}\n\n${resumeText(recovered)}`);
+  print(
+    { ...recovered, restore, ...ownerFields(w, elsewhere) },
+    () => `${restorePlanText(r)}\n\n${resumeText(recovered, elsewhere)}`,
+  );
 }

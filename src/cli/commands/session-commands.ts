@@ -191,8 +191,13 @@ export const resumeText = (r: ResumeResult, elsewhere: Elsewhere | null = null) 
     r.context,
   ].join('\n');
 
-/** What an option would change, in lines: task statuses, the commits leaving the branch, the files. */
-const changesText = (o: RecoveryPlan['options'][number]) => {
+/**
+ * What an option would change, in lines: task statuses, the commits leaving the branch, the files. A teammate's
+ * (`elsewhere.owner`) has its branch and files put back only in their worktree, by them: `baton recover --checkpoint`
+ * refuses it from another clone, so where that is done is said instead of a plan read from this machine's folder at
+ * that path (their clone, or the person's own at the same path).
+ */
+const changesText = (o: RecoveryPlan['options'][number], id: string, elsewhere: Elsewhere | null) => {
   const c = o.changes;
   if (!c) return [];
   const g = c.git;
@@ -200,36 +205,40 @@ const changesText = (o: RecoveryPlan['options'][number]) => {
     ...(c.tasks.length
       ? [`      tasks: ${c.tasks.map((t) => `${t.task_id} ${t.from} -> ${t.to}`).join(', ')}`]
       : []),
-    ...(g
+    ...(g && elsewhere?.owner
       ? [
-          `      git: ${g.branch ?? 'HEAD'} ${g.moves_branch ? `moves ${g.from ? shortHash(g.from) : '?'} -> ${shortHash(g.to)}` : 'stays'}`,
-          ...(g.commits_count
-            ? [
-                `      ${g.commits_count} commit(s) leave the branch, kept on a backup ref (${g.backup_ref_prefix ?? 'refs/baton/backup/'}<time>):`,
-                ...g.commits.slice(0, 10).map((x) => `        ${shortHash(x.sha)} ${x.subject}`),
-              ]
-            : []),
-          ...(g.files_count
-            ? [
-                `      ${g.files_count} file(s) change: ${g.files
-                  .slice(0, 10)
-                  .map((f) => `${f.status} ${f.path}`)
-                  .join(', ')}${g.files_count > 10 ? ', ...' : ''}`,
-              ]
-            : []),
-          ...(g.dirty_files.length
-            ? [`      uncommitted now: ${g.dirty_files.slice(0, 10).join(', ')}`]
-            : []),
+          `      git: the branch and files go back only in ${elsewhere.owner}'s worktree ${elsewhere.worktree} (\`baton recover -w ${id} --option checkpoint\` run there); from this clone, \`--state-only\` puts back the records alone`,
         ]
-      : [`      ${c.note}`]),
+      : g
+        ? [
+            `      git: ${g.branch ?? 'HEAD'} ${g.moves_branch ? `moves ${g.from ? shortHash(g.from) : '?'} -> ${shortHash(g.to)}` : 'stays'}`,
+            ...(g.commits_count
+              ? [
+                  `      ${g.commits_count} commit(s) leave the branch, kept on a backup ref (${g.backup_ref_prefix ?? 'refs/baton/backup/'}<time>):`,
+                  ...g.commits.slice(0, 10).map((x) => `        ${shortHash(x.sha)} ${x.subject}`),
+                ]
+              : []),
+            ...(g.files_count
+              ? [
+                  `      ${g.files_count} file(s) change: ${g.files
+                    .slice(0, 10)
+                    .map((f) => `${f.status} ${f.path}`)
+                    .join(', ')}${g.files_count > 10 ? ', ...' : ''}`,
+                ]
+              : []),
+            ...(g.dirty_files.length
+              ? [`      uncommitted now: ${g.dirty_files.slice(0, 10).join(', ')}`]
+              : []),
+          ]
+        : [`      ${c.note}`]),
   ];
 };
 
-const optionsText = (p: RecoveryPlan) =>
+const optionsText = (p: RecoveryPlan, elsewhere: Elsewhere | null) =>
   p.options.flatMap((o, i) => [
     `  [${i + 1}] ${o.type}${o.type === p.recommended ? ' (recommended)' : ''}: ${o.description}`,
     `      data loss: ${o.data_loss}`,
-    ...changesText(o),
+    ...changesText(o, p.workflow_id, elsewhere),
   ]);
 
 /**
@@ -272,16 +281,18 @@ const startAgain = (a: GoneAgentSaid) => {
  * The options, and how to choose one, only when one can be chosen now; otherwise first why not and what to run, then
  * what recovery would offer once that is done (nothing, when no command makes the workflow recoverable).
  */
-const recoveryText = (p: RecoveryPlan) =>
+const recoveryText = (p: RecoveryPlan, elsewhere: Elsewhere | null) =>
   (p.refusal
     ? [
-        `workflow ${p.workflow_id} is ${p.status}: ${refusalText(p.refusal)}`,
-        ...(p.refusal.command ? ['once it is paused, recovery would offer:', ...optionsText(p)] : []),
+        `workflow ${p.workflow_id}${whoseWords(elsewhere)} is ${p.status}: ${refusalText(p.refusal)}`,
+        ...(p.refusal.command
+          ? ['once it is paused, recovery would offer:', ...optionsText(p, elsewhere)]
+          : []),
       ]
     : [
-        `workflow ${p.workflow_id} is ${p.status}${p.interrupt_reason ? ` (${p.interrupt_reason})` : ''}`,
+        `workflow ${p.workflow_id}${whoseWords(elsewhere)} is ${p.status}${p.interrupt_reason ? ` (${p.interrupt_reason})` : ''}`,
         'recovery options:',
-        ...optionsText(p),
+        ...optionsText(p, elsewhere),
         `choose with: baton recover --option ${p.options.map((o) => o.type).join('|')}${p.options.some((o) => o.type === 'checkpoint') ? ' [--checkpoint <name>]' : ''}`,
       ]
   ).join('\n');
@@ -662,6 +673,9 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
           const ref = option ? rt.ref(o.workflow) : await takenRef(rt, client, o.workflow);
           if (!option) {
             const plan = await client.recoveryOptions(ref);
+            // a teammate's (-w on a database a team shares): named theirs, its worktree's part said to be done there
+            const w = await client.get({ workflowId: plan.workflow_id });
+            const elsewhere = await elsewhereOf(rt.cwd, w);
             // a workflow the hooks follow whose agent is gone: the agent started again goes on from it, nothing to undo
             const status =
               plan.refusal && plan.status === 'in_progress' ? ((await client.status(ref)) as Status) : null;
@@ -669,13 +683,15 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
             print(
               {
                 workflow_id: plan.workflow_id,
+                ...ownerFields(w, elsewhere),
                 recovery: plan,
                 ...(gone.length ? { gone_agents: gone } : {}),
               },
               () =>
-                [...gone.map((a) => `${goneAgentWords(a)}.\n${startAgain(a)}`), recoveryText(plan)].join(
-                  '\n',
-                ),
+                [
+                  ...gone.map((a) => `${goneAgentWords(a)}.\n${startAgain(a)}`),
+                  recoveryText(plan, elsewhere),
+                ].join('\n'),
             );
             return;
           }
@@ -686,7 +702,13 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
             oneOf(option, ['checkpoint', 'live_state', 'fresh'] as const, '--option'),
             o.checkpoint ?? null,
           );
-          print(r, () => `recovered from ${r.option}\n${resumeText(r)}`);
+          // a teammate's (-w on a database a team shares): named theirs, going on in their worktree
+          const w = await client.get({ workflowId: r.workflow_id });
+          const elsewhere = await elsewhereOf(rt.cwd, w);
+          print(
+            { ...r, ...ownerFields(w, elsewhere) },
+            () => `recovered from ${r.option}\n${resumeText(r, elsewhere)}`,
+          );
         },
       ),
     );

@@ -1,0 +1,103 @@
+import { existsSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { gitIn } from '../helpers/git-repo.js';
+import { team } from '../helpers/teammates.js';
+
+type Json = Record<string, unknown>;
+
+const head = (repo: string) => gitIn(repo, 'rev-parse', 'HEAD').trim();
+
+/** A commit of one new file: work that a reset to an older commit would take off the branch. */
+function commitFile(repo: string, file: string) {
+  writeFileSync(join(repo, file), 'package cli\n');
+  gitIn(repo, 'add', file);
+  gitIn(repo, 'commit', '-q', '-m', `add ${file}`);
+}
+
+describe.each(['sqlite', 'postgres'] as const)(
+  'a teammate\u2019s checkpoint on a shared %s store',
+  (store) => {
+    it('restored from another clone, it touches neither clone, names whose it is and where to run it', async () => {
+      const { ana, ben, hook, baton, follows } = await team(store);
+      const a = await hook(ana, 'SessionStart', { session_id: 'ana-1', source: 'startup' });
+      const anas = follows(a.stderr)!;
+      expect(anas, a.stderr).toBeDefined();
+      await hook(ana, 'UserPromptSubmit', { session_id: 'ana-1', prompt: 'stabilise the flaky login test' });
+      const cp = await baton(ana, 'checkpoint', '--name', 'start');
+      expect(cp.code, cp.stderr).toBe(0);
+      commitFile(ana, 'login.go');
+      expect((await baton(ana, 'pause', '--force')).code).toBe(0);
+      commitFile(ben, 'ben.go');
+      const [hers, his] = [head(ana), head(ben)];
+
+      // the options, asked from Ben's clone: hers, and her worktree's files go back only there
+      const options = await baton(ben, 'recover', '-w', anas);
+      expect(options.code, options.stderr).toBe(0);
+      expect(options.stdout).toContain(`workflow ${anas} (ana@team.example's) is paused`);
+      expect(options.stdout).toContain(`in ana@team.example's worktree ${ana}`);
+
+      for (const extra of [['--yes'], ['--dry-run'], ['--stash', '--yes']]) {
+        const refused = await baton(ben, 'recover', '-w', anas, '--checkpoint', 'start', ...extra);
+        expect(refused.code, refused.stderr).toBe(3);
+        expect(refused.stderr).toContain(
+          `${anas} is ana@team.example's: its checkpoint start is restored in their worktree ${ana}, not from this clone`,
+        );
+        expect(refused.stderr).toContain(`\`baton recover -w ${anas} --checkpoint start\` in ${ana}`);
+        expect(refused.stderr).toContain('--state-only');
+        expect(refused.stderr).toContain('nothing was changed');
+      }
+      const json = await baton(ben, 'recover', '-w', anas, '--checkpoint', 'start', '--yes', '--json');
+      expect(json.code).toBe(3);
+      expect(json.stderr).toContain('ana@team.example');
+      // neither clone moved, her commit and his are where they were, and the workflow is as it was
+      expect([head(ana), head(ben)]).toEqual([hers, his]);
+      expect(existsSync(join(ana, 'login.go')) && existsSync(join(ben, 'ben.go'))).toBe(true);
+      const status = (await baton(ana, 'status', '--json')).json<{ workflow: Json }>();
+      expect(status.workflow).toMatchObject({ status: 'paused', session_count: 1 });
+
+      // the records alone, asked for: done, named hers
+      const state = await baton(ben, 'recover', '-w', anas, '--checkpoint', 'start', '--state-only');
+      expect(state.code, state.stderr).toBe(0);
+      expect(state.stdout).toContain(`resumed ${anas} (ana@team.example's): session 2`);
+      expect(state.stdout).not.toMatch(/ here\b/);
+      expect([head(ana), head(ben)]).toEqual([hers, his]);
+      expect((await baton(ben, 'pause', '--force', '-w', anas)).code).toBe(0);
+      const fresh = await baton(ben, 'recover', '-w', anas, '--option', 'fresh', '--json');
+      expect(fresh.code, fresh.stderr).toBe(0);
+      expect(fresh.json<Json>()).toMatchObject({ option: 'fresh', owner: 'ana@team.example', yours: false });
+
+      // in her own clone the restore is hers to do: her branch goes back, her commit kept on a backup ref
+      expect((await baton(ana, 'pause', '--force')).code).toBe(0);
+      const own = await baton(ana, 'recover', '--checkpoint', 'start', '--yes');
+      expect(own.code, own.stderr).toBe(0);
+      expect(own.stdout).toContain(`resumed ${anas}: session `);
+      expect(head(ana)).not.toBe(hers);
+      expect(head(ben)).toBe(his);
+    });
+
+    it('at the same path in his clone (devcontainers), his branch and files stay as they are', async () => {
+      const { ana, hook, baton, asBen, follows, cloneAt } = await team(store);
+      const a = await hook(ana, 'SessionStart', { session_id: 'ana-1', source: 'startup' });
+      const anas = follows(a.stderr)!;
+      await hook(ana, 'UserPromptSubmit', { session_id: 'ana-1', prompt: 'stabilise the flaky login test' });
+      expect((await baton(ana, 'checkpoint', '--name', 'start')).code).toBe(0);
+      commitFile(ana, 'login.go');
+      expect((await baton(ana, 'pause', '--force')).code).toBe(0);
+      // her container is gone from this machine; Ben's clone is at the very same path, with his own commit
+      renameSync(ana, `${ana}-ana`);
+      const ben = cloneAt(ana);
+      commitFile(ben, 'ben.go');
+      const his = head(ben);
+
+      const refused = await asBen(ben, 'recover', '-w', anas, '--checkpoint', 'start', '--yes');
+      expect(refused.code, refused.stderr).toBe(3);
+      expect(refused.stderr).toContain(
+        `${anas} is ana@team.example's: its checkpoint start is restored in their worktree ${ana}`,
+      );
+      expect(head(ben)).toBe(his);
+      expect(existsSync(join(ben, 'ben.go'))).toBe(true);
+      expect(gitIn(ben, 'for-each-ref', 'refs/baton/')).toBe('');
+    });
+  },
+);
