@@ -1,4 +1,4 @@
-import { ownedBy } from '../core/index.js';
+import { BatonError, ownedBy } from '../core/index.js';
 import { owner, resolveWorktree } from '../git/git.js';
 
 /**
@@ -43,3 +43,25 @@ export const ownerFields = (w: { owner?: string | null | undefined }, elsewhere:
   owner: w.owner ?? null,
   yours: !elsewhere?.owner,
 });
+
+/**
+ * A resume refused for a teammate's workflow (in progress: its agent goes on with it), said as theirs: the core names
+ * the worktree, `its worktree`, and knows no "you"; here, where the person is known, it is `ana@team.example's
+ * worktree`, and the workflow is named theirs. Any other error is returned as it is.
+ */
+export async function resumeRefusedTheirs(
+  e: unknown,
+  cwd: string,
+  get: (workflowId: string) => Promise<{ worktree: string | null; owner?: string | null | undefined }>,
+): Promise<unknown> {
+  if (!BatonError.isInstance(e) || e.code !== 'invalid_transition') return e;
+  const id = e.details.workflow_id;
+  if (typeof id !== 'string' || typeof e.details.current_status !== 'string') return e;
+  const w = await get(id);
+  const theirs = (await elsewhereOf(cwd, w))?.owner;
+  if (!theirs || !w.worktree) return e;
+  const message = e.message
+    .replace('the workflow is', `${id} is ${theirs}'s and`)
+    .replace(`in its worktree ${w.worktree}`, `in ${theirs}'s worktree ${w.worktree}`);
+  return new BatonError(e.code, message, { ...e.details, owner: theirs, yours: false });
+}

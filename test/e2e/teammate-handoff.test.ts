@@ -81,7 +81,23 @@ describe.each(['sqlite', 'postgres'] as const)(
       // asked of her workflow from Ben's clone, where it goes on is her worktree, not here (a session here is Ben's own)
       const resume = await baton(ben, 'resume', '-w', anas!);
       expect(resume.code).toBe(3);
-      expect(resume.stderr).toContain(`the next Claude Code session in its worktree ${ana} continues it`);
+      expect(resume.stderr).toContain(`cannot resume: ${anas} is ana@team.example's and in_progress`);
+      expect(resume.stderr).toContain(
+        `the next Claude Code session in ana@team.example's worktree ${ana} continues it`,
+      );
+      const refusedJson = await baton(ben, 'resume', '-w', anas!, '--json');
+      expect(refusedJson.code).toBe(3);
+      expect(refusedJson.json<{ error: Json }>().error).toMatchObject({
+        code: 'invalid_transition',
+        owner: 'ana@team.example',
+        yours: false,
+      });
+      // in her own clone, her worktree is its worktree: no one is named
+      const hersRefused = await baton(ana, 'resume');
+      expect(hersRefused.code).toBe(3);
+      expect(hersRefused.stderr).toContain(
+        `the next Claude Code session in its worktree ${ana} continues it`,
+      );
       const pause = await baton(ben, 'pause', '--force', '-w', anas!);
       expect(pause.code, pause.stderr).toBe(0);
       // whose it is, as where: her agent goes on with it in her worktree, not Ben's

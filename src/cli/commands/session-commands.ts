@@ -45,7 +45,7 @@ import { snapshotsTable, snapshotText } from '../snapshot-table.js';
 import { detailsText } from '../details-text.js';
 import { usageLine } from '../usage-line.js';
 import { goOnLine, pauseText, pauseWithdrawnText, resumedGoOnLine, whoseWords } from '../pause-text.js';
-import { elsewhereOf, ownerFields, type Elsewhere } from '../whose-workflow.js';
+import { elsewhereOf, ownerFields, resumeRefusedTheirs, type Elsewhere } from '../whose-workflow.js';
 import { catchUpFollowed } from '../../integrations/hooks/followed-catch-up.js';
 import { sayAlsoOpen, takenRef } from '../taken-workflow.js';
 import {
@@ -455,7 +455,10 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
     .action(
       action(rt, async ({ client, print, rt }, o: { workflow?: string }) => {
         const ref = rt.ref(o.workflow);
-        const resumed = await client.resume(ref);
+        // refused for a teammate's workflow in progress: said as theirs, their agent going on in their worktree
+        const resumed = await client.resume(ref).catch(async (e: unknown) => {
+          throw await resumeRefusedTheirs(e, rt.cwd, (workflowId) => client.get({ workflowId }));
+        });
         // a teammate's workflow (-w on a database a team shares) is named theirs, and where its agent goes on
         const w = await client.get({ workflowId: resumed.workflow_id });
         const elsewhere = await elsewhereOf(rt.cwd, w);

@@ -175,9 +175,8 @@ function assertResumable(d: Draft, action: string) {
     const instead = insteadOfResume(s);
     throw invalidTransition(
       `cannot ${action}: the workflow is ${s.status} (only a paused or interrupted workflow can)${instead}`,
-      {
-        current_status: s.status,
-      },
+      // the workflow refused, and the worktree its agent goes on in: the CLI names whose it is (a teammate's)
+      { current_status: s.status, workflow_id: s.id, worktree: s.worktree },
     );
   }
 }
