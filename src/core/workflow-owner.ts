@@ -11,3 +11,17 @@ export const ownedBy = (w: { owner?: string | null | undefined }, owner: string 
 /** What to do where no git identity is set, said wherever Baton needs one to tell whose work is whose. */
 export const SET_IDENTITY =
   'set yours with `git config user.email <you@example.com>` (or GIT_AUTHOR_EMAIL in the environment)';
+
+/**
+ * Why a teammate's checkpoint is not restored from here (`from`: `this clone`, `this server`), and what they run
+ * where: its git steps run at their worktree's path on this machine, which holds their clone or another person's at that
+ * path (devcontainers'), never the workflow's own to move. Said before anything is planned or changed.
+ */
+export function theirCheckpointWords(
+  w: { id: string; owner: string; worktree: string },
+  name: string | null,
+  from: string,
+): string {
+  const cp = name ? `its checkpoint ${name}` : 'its latest checkpoint';
+  return `${w.id} is ${w.owner}'s: ${cp} is restored in their worktree ${w.worktree}, not from ${from} (its git steps would move the branch and files of whatever clone is at that path here); nothing was changed. ${w.owner} runs \`baton recover -w ${w.id}${name ? ` --checkpoint ${name}` : ' --option checkpoint'}\` in ${w.worktree}`;
+}

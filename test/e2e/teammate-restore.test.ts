@@ -1,7 +1,8 @@
 import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { gitIn } from '../helpers/git-repo.js';
+import { gitIn, tempDir } from '../helpers/git-repo.js';
+import { startServerProcess } from '../helpers/server.js';
 import { team } from '../helpers/teammates.js';
 
 type Json = Record<string, unknown>;
@@ -98,6 +99,44 @@ describe.each(['sqlite', 'postgres'] as const)(
       expect(head(ben)).toBe(his);
       expect(existsSync(join(ben, 'ben.go'))).toBe(true);
       expect(gitIn(ben, 'for-each-ref', 'refs/baton/')).toBe('');
+    });
+
+    it("Ben's dashboard (his baton serve) refuses to restore her checkpoint, touching neither clone", async () => {
+      const { ana, ben, benEnv, hook, baton, follows } = await team(store);
+      const a = await hook(ana, 'SessionStart', { session_id: 'ana-1', source: 'startup' });
+      const anas = follows(a.stderr)!;
+      await hook(ana, 'UserPromptSubmit', {
+        session_id: 'ana-1',
+        prompt: 'stabilise the flaky login test',
+      });
+      expect((await baton(ana, 'checkpoint', '--name', 'start')).code).toBe(0);
+      commitFile(ana, 'login.go');
+      expect((await baton(ana, 'pause', '--force')).code).toBe(0);
+      const [hers, his] = [head(ana), head(ben)];
+      const server = await startServerProcess(benEnv.BATON_HOME ?? tempDir('baton-serve-'), {
+        cwd: ben,
+        env: benEnv,
+      });
+      try {
+        const res = await server.api(`/api/workflows/${anas}/restore`, {
+          method: 'POST',
+          json: { checkpoint: 'start', confirm: true },
+        });
+        const body = (await res.json()) as { error: Json };
+        expect(res.status, JSON.stringify(body)).toBe(409);
+        expect(body.error).toMatchObject({
+          code: 'invalid_transition',
+          owner: 'ana@team.example',
+          yours: false,
+        });
+        expect(body.error.message).toContain(
+          `${anas} is ana@team.example's: its checkpoint start is restored in their worktree ${ana}, not from this server`,
+        );
+      } finally {
+        await server.stop();
+      }
+      expect([head(ana), head(ben)]).toEqual([hers, his]);
+      expect(existsSync(join(ana, 'login.go'))).toBe(true);
     });
   },
 );

@@ -24,7 +24,7 @@ export async function team(store: 'sqlite' | 'postgres') {
   gitIn(ana, 'config', 'user.email', 'ana@team.example');
   const ben = cloneAt(join(tempDir('baton-ben-'), 'cli'));
   const anaEnv = { ...shared, HOME: tempDir('baton-user-') };
-  const benEnv = {
+  const benEnv: Record<string, string> = {
     ...shared,
     HOME: tempDir('baton-user-'),
     GIT_AUTHOR_EMAIL: 'ben@team.example',
@@ -41,5 +41,5 @@ export async function team(store: 'sqlite' | 'postgres') {
   /** Ben's shell at `dir`: his identity and HOME, wherever his clone is. */
   const asBen = (dir: string, ...args: string[]) => runCli(args, { cwd: dir, env: benEnv });
   const follows = (stderr: string) => /workflow (wf-[^\s)]+)/.exec(stderr)?.[1];
-  return { origin, ana, ben, hook, baton, asBen, follows, cloneAt };
+  return { origin, ana, ben, benEnv, hook, baton, asBen, follows, cloneAt };
 }

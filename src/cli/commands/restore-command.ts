@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import type { BatonClient, Ref } from '../../client/baton-client.js';
-import { invalidTransition, shortHash } from '../../core/index.js';
+import { invalidTransition, shortHash, theirCheckpointWords } from '../../core/index.js';
 import type { CheckpointRestore } from '../../service/index.js';
 import type { GlobalOptions, Runtime } from '../runtime.js';
 import { elsewhereOf, ownerFields, type Elsewhere } from '../whose-workflow.js';
@@ -92,9 +92,8 @@ async function askOnTerminal(rt: Runtime, question: string): Promise<boolean | n
  * what puts back the records alone.
  */
 function refuseTheirs(id: string, name: string | null, theirs: Elsewhere & { owner: string }): never {
-  const cp = name ? `its checkpoint ${name}` : 'its latest checkpoint';
   throw invalidTransition(
-    `${id} is ${theirs.owner}'s: ${cp} is restored in their worktree ${theirs.worktree}, not from this clone (its git steps would move the branch and files of whatever clone is at that path here); nothing was changed. ${theirs.owner} runs \`baton recover -w ${id}${name ? ` --checkpoint ${name}` : ' --option checkpoint'}\` in ${theirs.worktree}; \`--state-only\` here puts back only the workflow's records (task statuses, a new session) and leaves every worktree as it is`,
+    `${theirCheckpointWords({ id, owner: theirs.owner, worktree: theirs.worktree }, name, 'this clone')}; \`--state-only\` here puts back only the workflow's records (task statuses, a new session) and leaves every worktree as it is`,
     { owner: theirs.owner, yours: false, worktree: theirs.worktree },
   );
 }

@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { invalidTransition, ownedBy, theirCheckpointWords } from '../../core/index.js';
 import { cwdHeaders, jsonBody, refOf, responses, type RouteDeps } from './define.js';
 import { WorkflowParams } from './request-schemas.js';
 import { CheckpointRestore, EventHistory, TaskLog, TaskLogList } from './response-schemas.js';
@@ -35,7 +36,7 @@ const LogQuery = z.strictObject({
 });
 
 /** What the dashboard steers with: a checkpoint restore (planned, then confirmed), the event history, task logs. */
-export function registerRunRoutes({ app, client }: RouteDeps) {
+export function registerRunRoutes({ app, client, you }: RouteDeps) {
   app.openapi(
     createRoute({
       method: 'post',
@@ -48,6 +49,20 @@ export function registerRunRoutes({ app, client }: RouteDeps) {
     }),
     async (c) => {
       const b = c.req.valid('json');
+      // a teammate's checkpoint (another identity's than the one the server serves) is restored in their clone, never
+      // by this server's git at their worktree's path on this machine: refused before anything is planned
+      if (you) {
+        const w = await client.get(refOf(c, c.req.valid('param').id));
+        if (w.owner && w.worktree && !ownedBy(w, await you()))
+          throw invalidTransition(
+            theirCheckpointWords(
+              { id: w.id, owner: w.owner, worktree: w.worktree },
+              b.checkpoint,
+              'this server',
+            ),
+            { owner: w.owner, yours: false, worktree: w.worktree },
+          );
+      }
       const out = await client.restoreCheckpoint(refOf(c, c.req.valid('param').id), b.checkpoint, {
         stash: b.stash,
         force: b.force,
