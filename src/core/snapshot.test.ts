@@ -7,37 +7,56 @@ import { compileResumeContext } from './context/resume-context.js';
 import type { GitCapture } from './schemas/git-state.js';
 import { buildSnapshot, sameGit } from './snapshot.js';
 
+/** A workflow begun in /w at 10:00 (`begin`: what `createWorkflow` is given beside its defaults), no event after. */
+function begun(begin: Partial<Parameters<typeof createWorkflow>[1]> = {}) {
+  let n = 0;
+  const d = new Draft(
+    null,
+    { now: '2026-03-01T10:00:00.000Z', newId: (p) => `${p}-${++n}`, actor: 'user' },
+    'wf-1',
+  );
+  createWorkflow(d, {
+    title: 'w',
+    issue: null,
+    worktree: '/w',
+    plan: '',
+    tasks: [],
+    git_start: null,
+    ...begin,
+  });
+  return d;
+}
+
+/** The user's requests, recorded in the order given, without a time. */
+const request = (d: Draft, texts: string[]) =>
+  texts.forEach((text, i) =>
+    d.emit({
+      type: 'request.recorded',
+      data: {
+        request: { id: `r${i + 1}`, timestamp: '', at: null, session_number: 1, text, source: null },
+        key: `k${i + 1}`,
+      },
+    }),
+  );
+
+/** A manual snapshot of the workflow outside git. */
+const snapshotOf = (d: Draft) =>
+  buildSnapshot(d.state, {
+    id: 'snap-1',
+    trigger: 'manual',
+    reason: null,
+    git: { state: null, note: 'not a git repository' },
+    now: '2026-03-01T10:00:00.000Z',
+  });
+
 describe('a snapshot of a workflow with more requests than the state keeps', () => {
   it('holds the recent ones and counts the older ones', () => {
-    let n = 0;
-    const d = new Draft(
-      null,
-      { now: '2026-03-01T10:00:00.000Z', newId: (p) => `${p}-${++n}`, actor: 'user' },
-      'wf-1',
+    const d = begun();
+    request(
+      d,
+      Array.from({ length: 32 }, (_, i) => `request ${i + 1}`),
     );
-    createWorkflow(d, { title: 'w', issue: null, worktree: '/w', plan: '', tasks: [], git_start: null });
-    for (let i = 1; i <= 32; i++)
-      d.emit({
-        type: 'request.recorded',
-        data: {
-          request: {
-            id: `r${i}`,
-            timestamp: '',
-            at: null,
-            session_number: 1,
-            text: `request ${i}`,
-            source: null,
-          },
-          key: `k${i}`,
-        },
-      });
-    const snap = buildSnapshot(d.state, {
-      id: 'snap-1',
-      trigger: 'manual',
-      reason: null,
-      git: { state: null, note: 'not a git repository' },
-      now: '2026-03-01T10:00:00.000Z',
-    });
+    const snap = snapshotOf(d);
     expect(d.state.counts.requests).toBe(32);
     expect(snap.requests.length + (snap.requests_more ?? 0)).toBe(32);
     expect(snap.requests.at(-1)?.text).toBe('request 32');
@@ -46,45 +65,17 @@ describe('a snapshot of a workflow with more requests than the state keeps', () 
 
 describe('a request that limits the agent, older than the recent ones the state keeps', () => {
   it('stays in force: kept, and listed in the Goal with the later requests', () => {
-    let n = 0;
-    const d = new Draft(
-      null,
-      { now: '2026-03-01T10:00:00.000Z', newId: (p) => `${p}-${++n}`, actor: 'user' },
-      'wf-1',
-    );
-    createWorkflow(d, {
-      title: 'w',
-      issue: null,
-      worktree: '/w',
-      plan: '',
-      tasks: [],
-      git_start: null,
-      titleFromRequest: true,
-    });
+    const d = begun({ titleFromRequest: true });
     const said = [
       'track the sessions a /clear starts in the CLI wrapper',
       "several processes can run from different tabs: one session file can't gather them all",
       "we don't control the claude code process - it's a 3rd party tool the CLI calls",
       ...Array.from({ length: 12 }, (_, i) => `step ${i + 1}: go on with the tracker`),
     ];
-    said.forEach((text, i) =>
-      d.emit({
-        type: 'request.recorded',
-        data: {
-          request: { id: `r${i}`, timestamp: '', at: null, session_number: 1, text, source: null },
-          key: `k${i}`,
-        },
-      }),
-    );
+    request(d, said);
     // the issue and the request that says no limit are left to their records; the limit stays
-    expect(d.state.standing_requests?.map((r) => r.id)).toEqual(['r2']);
-    const snap = buildSnapshot(d.state, {
-      id: 'snap-1',
-      trigger: 'manual',
-      reason: null,
-      git: { state: null, note: 'not a git repository' },
-      now: '2026-03-01T10:00:00.000Z',
-    });
+    expect(d.state.standing_requests?.map((r) => r.id)).toEqual(['r3']);
+    const snap = snapshotOf(d);
     const goal = compileResumeContext(snap, 2).goal;
     expect(goal.issue?.description).toBe(said[0]);
     expect(goal.requests.map((r) => r.text)).toContain(said[2]);
@@ -109,20 +100,7 @@ describe('a snapshot on another branch than the one before it', () => {
 
   /** A workflow begun on main at c0…, no snapshot taken yet. */
   const begunOnMain = () => {
-    let n = 0;
-    const d = new Draft(
-      null,
-      { now: '2026-03-01T10:00:00.000Z', newId: (p) => `${p}-${++n}`, actor: 'user' },
-      'wf-1',
-    );
-    createWorkflow(d, {
-      title: 'w',
-      issue: null,
-      worktree: '/w',
-      plan: '',
-      tasks: [],
-      git_start: { branch: 'main', commit: 'c0'.repeat(20) },
-    });
+    const d = begun({ git_start: { branch: 'main', commit: 'c0'.repeat(20) } });
     return d;
   };
 
