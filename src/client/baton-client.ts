@@ -264,7 +264,15 @@ export interface BatonClient {
   sessionTimeline(ref: Ref): Promise<{ workflow_id: string; sessions: SessionStatus[] }>;
   rebuild(workflowId?: string): Promise<{ workflows: number; events: number }>;
   /** Back to a checkpoint: the workflow state and the worktree; a restore that moves the branch needs `confirm`. */
-  restoreCheckpoint(ref: Ref, checkpoint: string | null, opts: RestoreOptions): Promise<CheckpointRestore>;
+  /**
+   * `identity`: the git identity of the person asking where they are (the CLI's): a server refuses a teammate's
+   * checkpoint by it, else by its own (the dashboard's); the local service runs no such check.
+   */
+  restoreCheckpoint(
+    ref: Ref,
+    checkpoint: string | null,
+    opts: RestoreOptions & { identity?: string | null },
+  ): Promise<CheckpointRestore>;
   /** The workflow's events from a seq on (snapshots summarised): the dashboard's history. */
   history(ref: Ref, after?: number, limit?: number): ReturnType<BatonService['history']>;
   /** The task logs `baton run` keeps in the run folder, and one of them from a byte offset. */

@@ -484,6 +484,7 @@ export class HttpClient implements BatonClient {
         force: opts.force === true,
         dry_run: opts.dryRun === true,
         confirm: opts.confirm === true,
+        ...(opts.identity === undefined ? {} : { identity: opts.identity }),
       },
       ref,
     );

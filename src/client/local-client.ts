@@ -241,7 +241,7 @@ export class LocalClient implements BatonClient {
   restoreCheckpoint(
     ref: Ref,
     checkpoint: string | null,
-    opts: Parameters<BatonService['restoreCheckpoint']>[2],
+    opts: Parameters<BatonClient['restoreCheckpoint']>[2],
   ) {
     return this.service.restoreCheckpoint(this.ref(ref), checkpoint, opts);
   }

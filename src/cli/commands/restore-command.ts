@@ -3,7 +3,7 @@ import type { BatonClient, Ref } from '../../client/baton-client.js';
 import { invalidTransition, shortHash, theirCheckpointWords } from '../../core/index.js';
 import type { CheckpointRestore } from '../../service/index.js';
 import type { GlobalOptions, Runtime } from '../runtime.js';
-import { elsewhereOf, ownerFields, type Elsewhere } from '../whose-workflow.js';
+import { elsewhereOf, identityAt, ownerFields, type Elsewhere } from '../whose-workflow.js';
 import { resumeText } from './session-commands.js';
 
 export interface RestoreFlags {
@@ -116,7 +116,13 @@ export async function recoverCheckpointCommand(
   const { workflow: w } = await client.taken(ref, { ask: true });
   const elsewhere = await elsewhereOf(rt.cwd, w);
   if (elsewhere?.owner) refuseTheirs(w.id, name, { ...elsewhere, owner: elsewhere.owner });
-  const opts = { stash: flags.stash === true, force: flags.force === true, dryRun: flags.dryRun === true };
+  const opts = {
+    stash: flags.stash === true,
+    force: flags.force === true,
+    dryRun: flags.dryRun === true,
+    // whose the checkpoint is to a server is told by the person's identity here, as it was just above
+    identity: await identityAt(rt.cwd),
+  };
   let r = await client.restoreCheckpoint(ref, name, { ...opts, confirm: flags.yes === true });
   if (r.needs_confirmation && !opts.dryRun) {
     const answer = g.json

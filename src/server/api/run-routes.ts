@@ -11,6 +11,11 @@ export const RestoreBody = z
     force: z.boolean().default(false),
     dry_run: z.boolean().default(false),
     confirm: z.boolean().default(false),
+    /**
+     * The git identity of the person asking, where they are (the CLI sends its own): whose a checkpoint is to them.
+     * Absent (the dashboard), the identity where the server runs.
+     */
+    identity: z.string().max(320).nullable().optional(),
   })
   .openapi('RestoreInput');
 
@@ -49,11 +54,14 @@ export function registerRunRoutes({ app, client, you }: RouteDeps) {
     }),
     async (c) => {
       const b = c.req.valid('json');
-      // a teammate's checkpoint (another identity's than the one the server serves) is restored in their clone, never
-      // by this server's git at their worktree's path on this machine: refused before anything is planned
-      if (you) {
+      // a teammate's checkpoint (another identity's than the asker's: the CLI's own, else the one the server serves)
+      // is restored in their clone, never by this server's git at their worktree's path on this machine: refused
+      // before anything is planned. No identity cannot tell a teammate's from the person's own (a `baton serve`
+      // started outside the repository whose config names them): nothing is refused, the dashboard says it cannot tell
+      const me = b.identity !== undefined ? b.identity : you ? await you() : null;
+      if (me !== null) {
         const w = await client.get(refOf(c, c.req.valid('param').id));
-        if (w.owner && w.worktree && !ownedBy(w, await you()))
+        if (w.owner && w.worktree && !ownedBy(w, me))
           throw invalidTransition(
             theirCheckpointWords(
               { id: w.id, owner: w.owner, worktree: w.worktree },
