@@ -22,14 +22,16 @@ export async function identityAt(cwd: string): Promise<string | null> {
 /**
  * Where the workflow goes on when a command at `cwd` is not where it does: another folder (`-w` from a teammate's
  * clone, another worktree), or another person's work (another git identity's, even at this path: devcontainers'
- * `/workspaces/<repo>`), whose owner is named. Null when it goes on here.
+ * `/workspaces/<repo>`), whose owner is named. Null when it goes on here. `me`: the person's identity at `cwd`, when
+ * the caller already asked it (`identityAt`).
  */
 export async function elsewhereOf(
   cwd: string,
   w: { worktree: string | null; owner?: string | null | undefined },
+  me?: string | null,
 ): Promise<Elsewhere | null> {
   if (!w.worktree) return null;
-  const theirs = w.owner && !ownedBy(w, await identityAt(cwd)) ? w.owner : null;
+  const theirs = w.owner && !ownedBy(w, me === undefined ? await identityAt(cwd) : me) ? w.owner : null;
   if (theirs) return { worktree: w.worktree, owner: theirs };
   const here = await resolveWorktree(cwd).catch(() => null);
   return here === w.worktree ? null : { worktree: w.worktree, owner: null };

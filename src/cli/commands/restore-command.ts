@@ -114,14 +114,15 @@ export async function recoverCheckpointCommand(
 ): Promise<void> {
   // found as the restore finds it (among several conversations' workflows, asked which), before anything is planned
   const { workflow: w } = await client.taken(ref, { ask: true });
-  const elsewhere = await elsewhereOf(rt.cwd, w);
+  // the person's identity here, asked once: whose the checkpoint is, here and to a server
+  const me = await identityAt(rt.cwd);
+  const elsewhere = await elsewhereOf(rt.cwd, w, me);
   if (elsewhere?.owner) refuseTheirs(w.id, name, { ...elsewhere, owner: elsewhere.owner });
   const opts = {
     stash: flags.stash === true,
     force: flags.force === true,
     dryRun: flags.dryRun === true,
-    // whose the checkpoint is to a server is told by the person's identity here, as it was just above
-    identity: await identityAt(rt.cwd),
+    identity: me,
   };
   let r = await client.restoreCheckpoint(ref, name, { ...opts, confirm: flags.yes === true });
   if (r.needs_confirmation && !opts.dryRun) {
