@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createWorkflow } from './commands/create.js';
 import { recordError, recordSummary } from './commands/records.js';
-import { Draft } from './draft.js';
 import { openErrorsOfState, openErrorsOfWork, unresolvedOfWork } from './errors-of-work.js';
 import { needsYouOfState } from './needs-you.js';
+import { freshWorkflow } from '../../test/helpers/fresh-workflow.js';
 
 let n = 0;
 const ctx = { now: '2026-03-01T10:00:00.000Z', newId: (p: string) => `${p}-${++n}`, actor: 'hook' };
@@ -13,15 +12,7 @@ const overloaded =
 
 /** A workflow with an error of the work and, after it, the API failing under the agent (its last turn's end). */
 function cutOff() {
-  const d = new Draft(null, ctx, 'wf-1');
-  createWorkflow(d, {
-    title: 'Add CSV export',
-    issue: null,
-    worktree: '/w',
-    plan: '',
-    tasks: [],
-    git_start: null,
-  });
+  const d = freshWorkflow({ title: 'Add CSV export' }, ctx);
   const error = (error_type: string, error_message: string, at: string) =>
     recordError(
       d,

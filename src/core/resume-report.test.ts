@@ -1,33 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { completeTask, startTask } from './commands/tasks.js';
-import { createWorkflow } from './commands/create.js';
 import { recordSideEffect } from './commands/runtime.js';
 import { Draft } from './draft.js';
 import { buildResumeReport, renderResumeReport, workflowPhase } from './resume-report.js';
 import { buildSnapshot } from './snapshot.js';
 import type { WorkflowState } from './schemas/state.js';
+import { freshWorkflow } from '../../test/helpers/fresh-workflow.js';
 
 const git = { state: null, note: 'no git' };
 let n = 0;
 const ctx = { now: '2026-01-01T00:00:00.000Z', newId: (p: string) => `${p}-${++n}`, actor: 'user' };
 
 function workflow(lanes: number[]): WorkflowState {
-  const d = new Draft(null, ctx, 'wf-1');
-  createWorkflow(d, {
-    title: 'T',
-    issue: null,
-    worktree: '/w',
-    plan: '',
-    tasks: lanes.map((lane, i) => ({
-      id: `${lane ? 'D' : 'B'}${i}`,
-      title: `t${i}`,
-      description: '',
-      deps: [],
-      lane,
-    })),
-    git_start: null,
-  });
-  return d.state;
+  const tasks = lanes.map((lane, i) => ({
+    id: `${lane ? 'D' : 'B'}${i}`,
+    title: `t${i}`,
+    description: '',
+    deps: [],
+    lane,
+  }));
+  return freshWorkflow({ title: 'T', tasks }, ctx).state;
 }
 
 const run = (s: WorkflowState, f: (d: Draft) => unknown, now = ctx.now) => {

@@ -1,31 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createWorkflow } from './commands/create.js';
-import { Draft } from './draft.js';
+import type { Draft } from './draft.js';
+import { freshWorkflow } from '../../test/helpers/fresh-workflow.js';
 import { branchChange, workflowPlace } from './branch-change.js';
 import { takeSnapshot } from './commands/snapshots.js';
 import { compileResumeContext } from './context/resume-context.js';
 import type { GitCapture } from './schemas/git-state.js';
 import { buildSnapshot, sameGit } from './snapshot.js';
-
-/** A workflow begun in /w at 10:00 (`begin`: what `createWorkflow` is given beside its defaults), no event after. */
-function begun(begin: Partial<Parameters<typeof createWorkflow>[1]> = {}) {
-  let n = 0;
-  const d = new Draft(
-    null,
-    { now: '2026-03-01T10:00:00.000Z', newId: (p) => `${p}-${++n}`, actor: 'user' },
-    'wf-1',
-  );
-  createWorkflow(d, {
-    title: 'w',
-    issue: null,
-    worktree: '/w',
-    plan: '',
-    tasks: [],
-    git_start: null,
-    ...begin,
-  });
-  return d;
-}
 
 /** The user's requests, recorded in the order given, without a time. */
 const request = (d: Draft, texts: string[]) =>
@@ -51,7 +31,7 @@ const snapshotOf = (d: Draft) =>
 
 describe('a snapshot of a workflow with more requests than the state keeps', () => {
   it('holds the recent ones and counts the older ones', () => {
-    const d = begun();
+    const d = freshWorkflow();
     request(
       d,
       Array.from({ length: 32 }, (_, i) => `request ${i + 1}`),
@@ -65,7 +45,7 @@ describe('a snapshot of a workflow with more requests than the state keeps', () 
 
 describe('a request that limits the agent, older than the recent ones the state keeps', () => {
   it('stays in force: kept, and listed in the Goal with the later requests', () => {
-    const d = begun({ titleFromRequest: true });
+    const d = freshWorkflow({ titleFromRequest: true });
     const said = [
       'track the sessions a /clear starts in the CLI wrapper',
       "several processes can run from different tabs: one session file can't gather them all",
@@ -100,7 +80,7 @@ describe('a snapshot on another branch than the one before it', () => {
 
   /** A workflow begun on main at c0…, no snapshot taken yet. */
   const begunOnMain = () => {
-    const d = begun({ git_start: { branch: 'main', commit: 'c0'.repeat(20) } });
+    const d = freshWorkflow({ git_start: { branch: 'main', commit: 'c0'.repeat(20) } });
     return d;
   };
 

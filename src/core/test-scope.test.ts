@@ -1,20 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { Draft } from './draft.js';
-import { createWorkflow } from './commands/create.js';
+import { freshWorkflow, testContext } from '../../test/helpers/fresh-workflow.js';
 import { recordTestRun } from './commands/records.js';
 import { fileOfTest, namedTests, notRunAgain } from './test-scope.js';
 
 /** A workflow with no task, in a draft its test runs are recorded into. */
-function newWorkflow() {
-  let n = 0;
-  const d = new Draft(
-    null,
-    { now: '2026-03-01T10:00:00.000Z', newId: (p) => `${p}-${++n}`, actor: 'hook' },
-    'wf-1',
-  );
-  createWorkflow(d, { title: 't', issue: null, worktree: '/w', plan: '', tasks: [], git_start: null });
-  return d;
-}
+const newWorkflow = () => freshWorkflow({ title: 't' }, testContext({ actor: 'hook' }));
 
 describe('the tests a command line names', () => {
   it('are its test files, folders and node ids; a line naming none runs them all', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Draft } from '../../src/core/draft.js';
-import { createWorkflow } from '../../src/core/commands/create.js';
+import { freshWorkflow, tasksOf } from '../helpers/fresh-workflow.js';
 import { nothingLeft, pause, pauseRequestedWords, pauseWaitsFor } from '../../src/core/commands/pause.js';
 import { markImported } from '../../src/core/commands/records.js';
 import { startTask } from '../../src/core/commands/tasks.js';
@@ -12,9 +12,7 @@ const git = { state: null, note: null };
 
 /** A pause asked while T1 runs by hand, then a transcript read into the session: no agent will end T1 or a turn. */
 function requestLeftWithNothing() {
-  const d = new Draft(null, at('2026-03-01T10:00:00.000Z'), 'wf-1');
-  const task = { id: 'T1', title: 'Build', description: '', deps: [], lane: 0 };
-  createWorkflow(d, { title: 'w', issue: null, worktree: '/w', plan: '', tasks: [task], git_start: null });
+  const d = freshWorkflow({ tasks: tasksOf({ id: 'T1', title: 'Build' }) }, at('2026-03-01T10:00:00.000Z'));
   startTask(d, 'T1');
   const asked = new Draft(d.state, at('2026-03-01T10:05:00.000Z'));
   pause(asked, { reason: 'lunch', trigger: 'pause', force: false, timeoutMs: 300_000, git });

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { addTask } from '../commands/add-task.js';
 import { linkAgentSession } from '../commands/agent-session.js';
 import { notLinkedPhrase, syncAgentTasks } from '../commands/agent-tasks.js';
-import { createWorkflow } from '../commands/create.js';
-import { Draft } from '../draft.js';
+import type { Draft } from '../draft.js';
 import { foldEvents } from '../fold.js';
 import { applyAgentTaskCalls } from './reduce-agent-tasks.js';
 import { createdTaskId, isAgentTaskTool, type AgentTaskCall } from './agent-task-calls.js';
+import { freshWorkflow, tasksOf } from '../../../test/helpers/fresh-workflow.js';
 
 let n = 0;
 const ctx = { now: '2026-03-01T10:00:00.000Z', newId: (p: string) => `${p}-${++n}`, actor: 'user' };
@@ -17,18 +17,8 @@ const write = (id: string, ...todos: ReturnType<typeof todo>[]): AgentTaskCall =
   input: { todos },
 });
 
-function workflow(tasks: { id: string; title: string }[] = []) {
-  const d = new Draft(null, ctx, 'wf-1');
-  createWorkflow(d, {
-    title: 'w',
-    issue: null,
-    worktree: '/w',
-    plan: '',
-    tasks: tasks.map((t) => ({ ...t, description: '', deps: [], lane: 0 })),
-    git_start: null,
-  });
-  return d;
-}
+const workflow = (tasks: { id: string; title: string }[] = []) =>
+  freshWorkflow({ tasks: tasksOf(...tasks) }, ctx);
 const statuses = (d: Draft) => Object.fromEntries(d.state.tasks.map((t) => [t.title, t.status]));
 
 describe("the agent's task list reducer", () => {

@@ -12,21 +12,17 @@ import {
   linkAgentSession,
   noteCompaction,
 } from './agent-session.js';
-import { createWorkflow } from './create.js';
 import { deliverContext } from './handoff.js';
 import { assertImportContinues, markImported, recordSummary, recordUsage } from './records.js';
 import { recordRequest } from './requests.js';
 import { takeSnapshot } from './snapshots.js';
+import { freshWorkflow } from '../../../test/helpers/fresh-workflow.js';
 
 let n = 0;
 const at = (now: string) => ({ now, newId: (p: string) => `${p}-${++n}`, actor: 'hook' });
 const next = (s: WorkflowState, now = '2026-03-01T10:00:00.000Z') => new Draft(s, at(now));
 
-function fresh() {
-  const d = new Draft(null, at('2026-03-01T10:00:00.000Z'), 'wf-1');
-  createWorkflow(d, { title: 'w', issue: null, worktree: '/w', plan: '', tasks: [], git_start: null });
-  return d;
-}
+const fresh = () => freshWorkflow({}, at('2026-03-01T10:00:00.000Z'));
 
 describe('linkAgentSession without a session id', () => {
   it('continues the open session, whichever agent session it follows, and ends none', () => {

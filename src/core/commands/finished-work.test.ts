@@ -4,7 +4,7 @@ import { Draft } from '../draft.js';
 import type { WorkflowState } from '../schemas/state.js';
 import { endAgentSession, endAgentTurn, linkAgentSession } from './agent-session.js';
 import { syncAgentTasks } from './agent-tasks.js';
-import { createWorkflow } from './create.js';
+import { freshWorkflow } from '../../../test/helpers/fresh-workflow.js';
 import { finishedWork, finishWork, heldByErrors } from './finished-work.js';
 import { pause } from './pause.js';
 import { recordError, recordSummary, recordTestRun } from './records.js';
@@ -21,16 +21,7 @@ const s1 = { name: 'claude-code', session_id: 's1' };
 
 /** A workflow a hook made for session s1, its TodoWrite list with these statuses. */
 function followed(statuses: string[], agent = true) {
-  const d = new Draft(null, ctx, 'wf-1');
-  createWorkflow(d, {
-    title: 'Claude Code session on main',
-    issue: null,
-    worktree: '/w',
-    plan: '',
-    tasks: [],
-    git_start: null,
-    ...(agent ? { agent: s1 } : {}),
-  });
+  const d = freshWorkflow({ title: 'Claude Code session on main', ...(agent ? { agent: s1 } : {}) }, ctx);
   if (!agent) linkAgentSession(d, s1);
   const todos = statuses.map((status, i) => ({
     content: `step ${i + 1}`,

@@ -4,9 +4,9 @@ import type { AgentTaskSource } from '../schemas/agent-tasks.js';
 import { leftBehind, nextTask } from '../task-graph.js';
 import { linkAgentSession } from './agent-session.js';
 import { syncAgentTasks, tellLeftOut } from './agent-tasks.js';
-import { createWorkflow } from './create.js';
 import { finishedWork } from './finished-work.js';
 import { completeTask, startTask } from './tasks.js';
+import { freshWorkflow, tasksOf } from '../../../test/helpers/fresh-workflow.js';
 
 /**
  * The "left from an earlier plan" rule: only the tasks an agent's list made in an earlier Baton session, that a later
@@ -20,16 +20,10 @@ const ids = (d: Draft) => leftBehind(d.state.tasks).map((t) => t.id);
 
 /** A workflow made by hand (`baton create`), with these tasks of the user's. */
 function byHand(...tasks: string[]): Draft {
-  const d = new Draft(null, ctx, 'wf-1');
-  createWorkflow(d, {
-    title: 'work by hand',
-    issue: null,
-    worktree: '/w',
-    plan: '',
-    tasks: tasks.map((id) => ({ id, title: `user task ${id}`, description: '', deps: [], lane: 0 })),
-    git_start: null,
-  });
-  return d;
+  return freshWorkflow(
+    { title: 'work by hand', tasks: tasksOf(...tasks.map((id) => ({ id, title: `user task ${id}` }))) },
+    ctx,
+  );
 }
 
 let call = 0;
@@ -132,16 +126,10 @@ describe('leftBehind', () => {
   });
 
   it('leaves the work of a followed conversation open at the task marked done, until the conversation says so', () => {
-    const d = new Draft(null, ctx, 'wf-2');
-    createWorkflow(d, {
-      title: 'Claude Code session on main',
-      issue: null,
-      worktree: '/w',
-      plan: '',
-      tasks: [],
-      git_start: null,
-      agent: { name: 'claude-code', session_id: 's1' },
-    });
+    const d = freshWorkflow(
+      { title: 'Claude Code session on main', agent: { name: 'claude-code', session_id: 's1' } },
+      ctx,
+    );
     list(d, 'claude-code', [
       ['Reproduce the failure', 'completed'],
       ['Fix the failing checks', 'pending'],

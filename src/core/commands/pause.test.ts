@@ -3,7 +3,7 @@ import { Draft } from '../draft.js';
 import type { WorkflowState } from '../schemas/state.js';
 import { endAgentTurn, linkAgentSession } from './agent-session.js';
 import { syncAgentTasks } from './agent-tasks.js';
-import { createWorkflow } from './create.js';
+import { freshWorkflow, tasksOf } from '../../../test/helpers/fresh-workflow.js';
 import {
   honourRequestedPause,
   pause,
@@ -36,30 +36,15 @@ const plan = (id: string, ...steps: [string, string][]) => ({
 
 /** A workflow driven by hand (`baton create` and the CLI alone), its first task started. */
 function byHand(id: string, ...taskIds: string[]) {
-  const d = new Draft(null, at('2026-03-01T10:00:00.000Z'), id);
-  createWorkflow(d, {
-    title: 'w',
-    issue: null,
-    worktree: '/w',
-    plan: '',
-    tasks: taskIds.map((t) => ({ id: t, title: t, description: '', deps: [], lane: 0 })),
-    git_start: null,
-  });
+  const tasks = tasksOf(...taskIds.map((t) => ({ id: t, title: t })));
+  const d = freshWorkflow({ tasks }, at('2026-03-01T10:00:00.000Z'), id);
   startTask(d, taskIds[0] ?? '');
   return d;
 }
 
 /** A workflow a Codex session follows, its user's request taken up in a turn (its Stop not come yet). */
 function midTurn(tasks: { id: string; title: string }[] = []) {
-  const d = new Draft(null, at('2026-03-01T10:00:00.000Z'), 'wf-1');
-  createWorkflow(d, {
-    title: 'w',
-    issue: null,
-    worktree: '/w',
-    plan: '',
-    tasks: tasks.map((t) => ({ ...t, description: '', deps: [], lane: 0 })),
-    git_start: null,
-  });
+  const d = freshWorkflow({ tasks: tasksOf(...tasks) }, at('2026-03-01T10:00:00.000Z'));
   linkAgentSession(d, { name: 'codex', session_id: 's1' });
   recordRequest(d, { text: 'add the retry', at: '2026-03-01T10:01:00.000Z', source: 'codex:hook' });
   return d.state;
@@ -251,8 +236,7 @@ describe('a pause asked while the agent works', () => {
   });
 
   it('pauses at once where no agent session is followed (baton create and the CLI alone)', () => {
-    const d = new Draft(null, at('2026-03-01T10:00:00.000Z'), 'wf-2');
-    createWorkflow(d, { title: 'w', issue: null, worktree: '/w', plan: '', tasks: [], git_start: null });
+    const d = freshWorkflow({}, at('2026-03-01T10:00:00.000Z'), 'wf-2');
     d.emit({ type: 'workflow.started', data: {} });
     recordRequest(d, { text: 'add the retry', at: '2026-03-01T10:01:00.000Z', source: 'cli' });
     expect(pause(next(d.state), ask)).toMatchObject({ outcome: 'paused' });

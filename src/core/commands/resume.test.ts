@@ -3,7 +3,7 @@ import { Draft } from '../draft.js';
 import type { WorkflowState } from '../schemas/state.js';
 import { endAgentTurn, linkAgentSession } from './agent-session.js';
 import { syncAgentTasks } from './agent-tasks.js';
-import { createWorkflow } from './create.js';
+import { freshWorkflow } from '../../../test/helpers/fresh-workflow.js';
 import { pause } from './pause.js';
 import { recordRequest } from './requests.js';
 import { resumability, resumableBy } from './resume.js';
@@ -27,16 +27,7 @@ const paused = (s: WorkflowState) => {
 
 /** A workflow the hooks made for Codex conversation c1, its plan with these statuses, asked once. */
 function followed(statuses: string[], agent: { name: string; session_id: string } | null = null) {
-  const d = new Draft(null, ctx, 'wf-1');
-  createWorkflow(d, {
-    title: 'Codex session on main',
-    issue: null,
-    worktree: '/w',
-    plan: '',
-    tasks: [],
-    git_start: null,
-    ...(agent ? { agent } : {}),
-  });
+  const d = freshWorkflow({ title: 'Codex session on main', ...(agent ? { agent } : {}) }, ctx);
   const plan = statuses.map((status, i) => ({ step: `step ${i + 1}`, status }));
   syncAgentTasks(d, 'codex', [{ tool: 'update_plan', input: { plan }, id: 'call-1' }]);
   recordRequest(d, { text: 'add the retry', at: later(1), source: 'codex:hook' });
@@ -77,17 +68,8 @@ describe('resumability: who goes on with it', () => {
     expect(resumability(alone, later(2)).continued_by).toBe('the next Codex session in its worktree');
     // a Claude Code conversation followed it first, then Codex took over while its window stayed open: that window's
     // next prompt goes on with it as well as Codex's next session, and which comes first is not known
-    const d = new Draft(null, ctx, 'wf-2');
     const claude = { name: 'claude-code', session_id: 'S1' };
-    createWorkflow(d, {
-      title: 't',
-      issue: null,
-      worktree: '/w',
-      plan: '',
-      tasks: [],
-      git_start: null,
-      agent: claude,
-    });
+    const d = freshWorkflow({ title: 't', agent: claude }, ctx, 'wf-2');
     recordRequest(d, { text: 'plan the retry', at: later(1), source: 'claude-code:hook' });
     endAgentTurn(d, 'claude-code');
     linkAgentSession(d, codex);

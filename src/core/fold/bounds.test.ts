@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Draft } from '../draft.js';
 import { foldEvents } from '../fold.js';
-import { createWorkflow } from '../commands/create.js';
+import { freshWorkflow, tasksOf, testContext } from '../../../test/helpers/fresh-workflow.js';
 import { makeCheckpoint, takeSnapshot } from '../commands/snapshots.js';
 import { markImported, recordError, resolveError } from '../commands/records.js';
 import { recordRequest } from '../commands/requests.js';
@@ -14,20 +14,11 @@ const git = { state: null, note: 'not a repository' };
 
 /** A workflow with `n` sessions, checkpoints, imported transcripts and open errors, folded event by event. */
 function grow(n: number) {
-  let i = 0;
-  const d = new Draft(
-    null,
-    { now: '2026-01-01T00:00:00.000Z', newId: (p) => `${p}-${++i}`, actor: 't' },
+  const d = freshWorkflow(
+    { title: 'long', tasks: tasksOf({ id: 'T1', title: 'work' }) },
+    testContext({ now: '2026-01-01T00:00:00.000Z', actor: 't' }),
     'wf-big',
   );
-  createWorkflow(d, {
-    title: 'long',
-    issue: null,
-    worktree: '/w',
-    plan: '',
-    tasks: [{ id: 'T1', title: 'work', description: '', deps: [], lane: 0 }],
-    git_start: null,
-  });
   const errors: ErrorRecord[] = [];
   for (let k = 1; k <= n; k++) {
     d.emit({ type: 'session.started', session_number: k, data: { origin: 'resume' } });

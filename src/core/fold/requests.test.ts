@@ -1,30 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { createWorkflow } from '../commands/create.js';
-import { Draft } from '../draft.js';
+import { freshWorkflow } from '../../../test/helpers/fresh-workflow.js';
 
 const request = (id: string, at: string | null, text: string) => ({
   type: 'request.recorded' as const,
   data: { request: { id, timestamp: '', at, session_number: 1, text, source: null }, key: id },
 });
 
-function hooked() {
-  let n = 0;
-  const d = new Draft(
-    null,
-    { now: '2026-03-01T10:00:00.000Z', newId: (p) => `${p}-${++n}`, actor: 'user' },
-    'wf-1',
-  );
-  createWorkflow(d, {
-    title: 'Claude Code session on main',
-    issue: null,
-    worktree: '/w',
-    plan: '',
-    tasks: [],
-    git_start: null,
-    titleFromRequest: true,
-  });
-  return d;
-}
+/** A workflow a hook made: titled by the first request recorded. */
+const hooked = () => freshWorkflow({ title: 'Claude Code session on main', titleFromRequest: true });
 
 describe("the user's requests in the order they were said", () => {
   it('a request said before the one the issue came from becomes the issue (hooks set up mid-session)', () => {
@@ -45,14 +28,8 @@ describe("the user's requests in the order they were said", () => {
   });
 
   it('an issue the user gave is never replaced by a request, however early', () => {
-    let n = 0;
-    const d = new Draft(
-      null,
-      { now: '2026-03-01T10:00:00.000Z', newId: (p) => `${p}-${++n}`, actor: 'user' },
-      'wf-2',
-    );
     const issue = { id: 'ISSUE-4', title: 'Fix login', description: 'Login fails on Safari' };
-    createWorkflow(d, { title: 'Fix login', issue, worktree: '/w', plan: '', tasks: [], git_start: null });
+    const d = freshWorkflow({ title: 'Fix login', issue });
     d.emit(request('r1', '2026-03-01T09:00:00.000Z', 'Look at it'));
     expect(d.state.issue).toEqual(issue);
     expect(d.state.title).toBe('Fix login');

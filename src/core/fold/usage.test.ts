@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createWorkflow } from '../commands/create.js';
 import { recordUsage } from '../commands/records.js';
 import { resume } from '../commands/resume.js';
 import { pause } from '../commands/pause.js';
@@ -10,21 +9,14 @@ import { buildSnapshot } from '../snapshot.js';
 import { sessionReading } from './usage.js';
 import type { UsageMetrics } from '../schemas/records.js';
 import type { WorkflowState } from '../schemas/state.js';
+import { freshWorkflow, tasksOf } from '../../../test/helpers/fresh-workflow.js';
 
 const git = { state: null, note: 'no git' };
 let n = 0;
 const ctx = { now: '2026-01-01T00:00:00.000Z', newId: (p: string) => `${p}-${++n}`, actor: 'user' };
 
 function workflow(): WorkflowState {
-  const d = new Draft(null, ctx, 'wf-1');
-  createWorkflow(d, {
-    title: 'T',
-    issue: null,
-    worktree: '/w',
-    plan: '',
-    tasks: [{ id: 'T1', title: 'one', description: '', deps: [], lane: 0 }],
-    git_start: null,
-  });
+  const d = freshWorkflow({ title: 'T', tasks: tasksOf({ id: 'T1', title: 'one' }) }, ctx);
   startTask(d, 'T1');
   return d.state;
 }

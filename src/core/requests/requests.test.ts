@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createWorkflow } from '../commands/create.js';
 import { recordRequest } from '../commands/requests.js';
-import { Draft } from '../draft.js';
 import { foldEvents } from '../fold.js';
 import {
   asksForNoWork,
@@ -10,15 +8,13 @@ import {
   requestTitle,
   REQUEST_MAX_CHARS,
 } from './request-text.js';
+import { freshWorkflow } from '../../../test/helpers/fresh-workflow.js';
 
 let n = 0;
 const ctx = { now: '2026-03-01T10:00:00.000Z', newId: (p: string) => `${p}-${++n}`, actor: 'user' };
 
-function fresh(issue: { id: string; title: string; description: string } | null = null) {
-  const d = new Draft(null, ctx, 'wf-1');
-  createWorkflow(d, { title: 'w', issue, worktree: '/w', plan: '', tasks: [], git_start: null });
-  return d;
-}
+const fresh = (issue: { id: string; title: string; description: string } | null = null) =>
+  freshWorkflow({ issue }, ctx);
 
 describe('user requests', () => {
   it('makes the first request the issue and keeps every request in order', () => {

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createWorkflow } from '../commands/create.js';
 import { recordTestRun } from '../commands/records.js';
-import { Draft } from '../draft.js';
 import type { WorkflowState } from '../schemas/state.js';
 import { testsLeftFailing, testsLeftFailingWords } from './tests-left-failing.js';
+import { freshWorkflow, tasksOf } from '../../../test/helpers/fresh-workflow.js';
 
 let n = 0;
 const ctx = { now: '2026-03-01T10:00:00.000Z', newId: (p: string) => `${p}-${++n}`, actor: 'user' };
@@ -11,15 +10,7 @@ const began = '2026-03-01T09:59:00.000Z';
 
 /** A workflow whose last test run (at 10:00) failed `failing`, those in `expected` announced as meant to fail. */
 function ranTests(failing: string[], expected: string[] = []): WorkflowState {
-  const d = new Draft(null, ctx, 'wf-1');
-  createWorkflow(d, {
-    title: 'Parser',
-    issue: null,
-    worktree: '/w',
-    plan: '',
-    tasks: [{ id: 'T1', title: 'Parse dates', description: '', deps: [], lane: 0 }],
-    git_start: null,
-  });
+  const d = freshWorkflow({ title: 'Parser', tasks: tasksOf({ id: 'T1', title: 'Parse dates' }) }, ctx);
   recordTestRun(d, {
     phase: failing.length ? 'red' : 'green',
     failing_tests: failing,
