@@ -34,6 +34,9 @@ const dangling = /[\s,;:]+$/;
 
 /** A line opening or closing a fenced code block (```ts, ```). */
 const fenceLine = /^[ \t]*```[^\n]*$/gm;
+const oneFence = new RegExp(fenceLine.source);
+/** Whether one line opens or closes a fenced code block. */
+export const isFenceLine = (line: string) => oneFence.test(line);
 const fencesIn = (text: string) => text.match(fenceLine)?.length ?? 0;
 
 /** A row of a markdown table (`| a | b |`). */

@@ -7,6 +7,7 @@ import { leftBehindWords, progressLabel } from '../task-graph.js';
 import type { ResumeContext } from './resume-context.js';
 import { commitSaid, pullRequestSaid, pushSaid } from './done-words.js';
 import { commitsSinceSaid } from './commits-since.js';
+import { nestedHeadings } from './nested-headings.js';
 
 const mark: Record<string, string> = {
   done: '[x]',
@@ -179,7 +180,7 @@ function lastState(c: ResumeContext, out: string[]) {
             : "the agent's last message";
     // said before `baton recover` went back to a checkpoint: what it tells of after that checkpoint is undone
     const undone = s.undone_by ? `; then \`baton recover\` went back to checkpoint ${s.undone_by}` : '';
-    out.push(`### Last State (${what}, ${s.at}${undone})`, s.text);
+    out.push(`### Last State (${what}, ${s.at}${undone})`, nestedHeadings(s.text));
     if (s.cut) out.push(`(${s.cut} more characters: baton details summaries)`);
     if (s.since.length) out.push(`Newer than this, in the sections above: ${s.since.join('; ')}.`);
   } else out.push('### Last State (interrupted by the user)');
@@ -198,7 +199,7 @@ function beforeTheCompaction(c: ResumeContext, out: string[]) {
   if (!s) return;
   out.push(
     `### Before the Compaction (the agent's summary of the session then, ${s.at}; the sections above are newer)`,
-    s.text,
+    nestedHeadings(s.text),
   );
   if (s.cut) out.push(`(${s.cut} more characters: baton details summaries)`);
   out.push('');
