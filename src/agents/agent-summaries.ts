@@ -273,7 +273,7 @@ function lastMessage(
         message: e.line,
       });
       // commands of the turn left running in the background, whose end the transcript never shows
-      const background = stillRunning(entries, turnStartBefore(entries, i));
+      const background = stillRunning(entries, turnStartBefore(entries, i), i);
       const text = [
         said,
         since?.text,

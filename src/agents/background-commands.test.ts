@@ -3,6 +3,7 @@ import { readCorpus } from '../../test/helpers/corpus.js';
 import { claudeTool } from '../../test/helpers/transcript-lines.js';
 import { agentSummaries } from './agent-summaries.js';
 import { parseClaudeTranscript } from './claude-code/transcript.js';
+import { parseCodexRollout } from './codex/rollout.js';
 
 const lastMessage = (text: string) =>
   agentSummaries(parseClaudeTranscript(text).entries).find((s) => s.kind === 'last_message');
@@ -61,5 +62,22 @@ describe('commands left running in the background', () => {
     expect(lastMessage(cut)?.text).toMatch(
       /\n\nLeft running in the background, not seen to end when the transcript ends: `Bash: sleep 90 && gh pr checks 233 /,
     );
+  });
+
+  it('are a Codex command the agent polled after its last message, the last poll finding it still running (hk e5)', () => {
+    // 350 a code-mode cell starts a loop watching CI run 29470622663 (session 52223); 430 the agent says it waits for
+    // the last jobs; 431-439 it polls the loop, which is still running when the transcript is cut
+    const rollout = readCorpus('codex/hk/e5/cb0813e003/0/full.jsonl').split('\n');
+    const last = (n: number) =>
+      agentSummaries(parseCodexRollout(rollout.slice(0, n).join('\n')).entries).find(
+        (s) => s.kind === 'last_message',
+      );
+    const cut = last(440);
+    expect(cut?.text).toMatch(
+      /^The last two jobs are still running[^\n]*\n\nLeft running in the background, not seen to end when the transcript ends: `exec: while true; do state=\$\(gh run view 29470622663 /,
+    );
+    expect(cut?.open_through).toBe(439);
+    // the poll at 458 reads the loop's end (exit 0): by the agent's final answer it was over
+    expect(last(rollout.length)?.text).not.toContain('Left running');
   });
 });
