@@ -3,6 +3,7 @@ import { readCorpus } from '../../../test/helpers/corpus.js';
 import { askOf, gistOf } from './request-gist.js';
 
 const REVIEW = 'codex/entirecontext/7H/01M05W0DK3S06FP7YAJHNPXG7H/3/full.jsonl';
+const DISPATCHED = 'codex/petercr-jev-orchestrator/3/full.jsonl';
 
 /** Long requests as users and coordinators write them (shapes of real sessions, in other words). */
 const spoken =
@@ -93,6 +94,26 @@ describe('a long request in fewer characters', () => {
     );
     expect(gistOf(review, 150)).toMatch(
       / … Read-only: do not modify files or run tests, builds, formatters, or network\.<\/task>$/,
+    );
+  });
+
+  it('keeps a limit from the clause that says it, one on what the agent does first', () => {
+    // a real dispatched worker's prompt (codex/petercr-jev-orchestrator/3, line 9): a 400-token briefing showed
+    // "… Local process identity/group checks…", the head of a sentence whose limit came after its semicolon, and lost
+    // "do not rerun model calls, install, ... commit/push/open PR"
+    const line = readCorpus(DISPATCHED).split('\n')[8] as string;
+    const prompt = (JSON.parse(line) as { payload: { content: { text: string }[] } }).payload.content[0]!
+      .text;
+    for (const max of [200, 300]) {
+      const gist = gistOf(prompt, max);
+      expect(gist.length).toBeLessThanOrEqual(max);
+      expect(gist).toMatch(/^Documentation-only implementation in /);
+      expect(gist).toMatch(/ … do not rerun model calls, install, repeat full tests for\b.*…$/);
+      expect(gist).not.toContain('Local process identity');
+    }
+    // with room for both, the limit on what the agent claims comes after, from its clause too
+    expect(gistOf(prompt, 500)).toMatch(
+      /commit\/push\/open PR, or edit generated\/local files\. .* … do not overclaim remote model termination, all OS portability, or successful final task completion\.$/,
     );
   });
 

@@ -81,8 +81,25 @@ const limit =
 export const limitsTheAgent = (text: string): boolean => limit.test(text);
 
 /**
+ * The part of a sentence that limits the agent: from the clause its limiting words open ("... found no surviving
+ * processes; do not overclaim remote termination" from "do not"), the whole sentence when they stand in its first
+ * clause ("Read-only: do not modify files").
+ */
+function limitingPart(sentence: string): string {
+  const at = limit.exec(sentence)?.index ?? 0;
+  const before = sentence.slice(0, at);
+  const clause = /^.*(?:[;:]|\s[—–-])\s+/s.exec(before);
+  return clause ? sentence.slice(clause[0].length) : sentence;
+}
+
+/** A limit on what the agent does (commit, push, run, install, edit...), kept before one on what it says or claims. */
+const limitsAnAct =
+  /\b(?:do not|don'?t|never|must not|mustn'?t)\b[^.;]{0,40}?\b(?:re-?)?(?:run|commit|push|merge|deploy|publish|release|install|delete|remove|edit|modify|change|touch|write|create|open|reset|rebase|force|call|send|post|upload|add|rename|move)\b/i;
+
+/**
  * A text cut to both ends (its opening and its end, where a brief's ask stands), with the sentences in the middle that
- * limit what the agent may do after them, in a third of the room at most.
+ * limit what the agent may do after them (each from its limiting clause on; those on what the agent does first), in a
+ * third of the room at most.
  */
 function withLimits(text: string, max: number, head: number): string {
   const whole = clipEnds(text, max, head);
@@ -91,12 +108,20 @@ function withLimits(text: string, max: number, head: number): string {
     .replace(/<\/?[\w-]+>/g, '\n')
     .split('\n')
     .flatMap(sentencesOf);
-  const missing = sentences.filter((l) => limit.test(l) && !whole.includes(l)).map((l) => clip(l, 160));
+  const missing = sentences
+    .filter((l) => limit.test(l) && !whole.includes(l))
+    .map((l) => clip(limitingPart(l), 160))
+    .sort((a, b) => Number(limitsAnAct.test(b)) - Number(limitsAnAct.test(a)));
+  const room = Math.floor(max / 3);
   const kept: string[] = [];
-  for (const l of missing) if ([...kept, l].join(' … ').length <= max / 3) kept.push(l);
-  // none fits whole (a small room): the first, cut to it, when that keeps enough of it to say what it forbids
-  const cut = kept.length === 0 && missing[0] ? clip(missing[0], Math.floor(max / 3)) : '';
-  if (cut.length >= LIMIT_MIN) kept.push(cut);
+  for (const l of missing) {
+    if ([...kept, l].join(' … ').length <= room) kept.push(l);
+    else if (kept.length === 0) {
+      // the first does not fit whole (a small room): it, cut, when that keeps enough of it to say what it forbids
+      const cut = clip(l, room);
+      if (cut.length >= LIMIT_MIN) kept.push(cut);
+    }
+  }
   if (kept.length === 0) return whole;
   const said = kept.join(' … ');
   return `${clipEnds(text, max - said.length - 3, head)} … ${said}`;
@@ -135,7 +160,7 @@ export function gistOf(request: string, max: number): string {
   let shown = units;
   const firstLimit = limits.find((i) => i !== 0);
   if (firstLimit !== undefined && !limits.some((i) => kept.has(i) || (i === 0 && lead !== null))) {
-    const cut = clip(units[firstLimit] ?? '', max - render(units, lead, kept).length - 3);
+    const cut = clip(limitingPart(units[firstLimit] ?? ''), max - render(units, lead, kept).length - 3);
     if (cut.length >= LIMIT_MIN) {
       shown = units.map((u, i) => (i === firstLimit ? cut : u));
       kept.add(firstLimit);
