@@ -1292,6 +1292,18 @@ describe('what to do next', () => {
     expect(next({ ...replied('2026-01-01T11:05:00.000Z'), ...finished })).toBe(
       "Every task is done; the latest request (the last of the Later requests, under Goal) came after them, and the agent's last message (Last State) replies to it: unless it names work left, ask the user what comes next. The previous session ended because: exhaustion: context 86% full.",
     );
+    // short of room for why (the request came after the list), it still says what to do (entire-cli e5 at 400 tokens
+    // said "Every task is done." alone)
+    const noNote = { ...defaultLimits, newer_request_note: 0 };
+    const short = compileResumeContext(
+      { ...replied('2026-01-01T11:05:00.000Z'), ...finished },
+      4,
+      [],
+      noNote,
+    );
+    expect(renderResumeContext(short)).toContain(
+      '### What to Do Next\nEvery task is done: unless the Last State names work left, ask the user what comes next.',
+    );
     const json = fitResumeContext(after, 4, [], 100_000, countTokens).context;
     expect(json.next.latest_request_first).toBe(true);
     expect(json.next.request_after_list).toBe(true);

@@ -193,7 +193,7 @@ function shown(c: ResumeContext, key: keyof ContextLimits): number {
     case 'compaction_chars':
       return c.before_compaction?.text.length ?? 0;
     case 'newer_request_note':
-      return c.next.request_after_list ? 1 : 0;
+      return c.next.request_after_list && c.next.newer_request_note ? 1 : 0;
     case 'recorded_place':
       return c.git.recorded ? 1 : 0;
     case 'notes_file':

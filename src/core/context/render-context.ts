@@ -506,8 +506,11 @@ function nextWork(c: ResumeContext): string {
   if (!listDone) return 'No task is runnable: the remaining ones wait on others or are blocked.';
   // the list was done before the user asked for more, and the agent's reply to that ended its turn: the reply (a
   // review's findings, a question answered) says whether anything is left, which the finished list cannot
+  // (short of room, what to do without why)
   if (c.next.request_after_list && c.next.answered && left === null && c.last_state?.kind === 'last_message')
-    return `${allDone}; the latest request (${where}) came after them, and the agent's last message (${said}) replies to it: unless it names work left, ask the user what comes next.`;
+    return c.next.newer_request_note
+      ? `${allDone}; the latest request (${where}) came after them, and the agent's last message (${said}) replies to it: unless it names work left, ask the user what comes next.`
+      : `${allDone}: unless ${theLast} names work left, ask the user what comes next.`;
   // the list is done, yet the agent was still at work: what it announced last may not be
   return left === 'mid_turn'
     ? `${allDone}, but the session ended in the middle of the agent's turn: finish what ${theLast} says it was doing (check whether its last call ran).`

@@ -289,9 +289,11 @@ export interface ResumeContext {
     latest_request_first: boolean;
     /**
      * The user's latest request (a later one, not the issue) was said after the task list last changed, answered or
-     * not (`answered`), and the context has room to say so: the list does not hold the work it asked for.
+     * not (`answered`): the list does not hold the work it asked for.
      */
     request_after_list: boolean;
+    /** The context has room to say that the latest request came after the task list (`request_after_list`). */
+    newer_request_note: boolean;
     /**
      * Tasks are left, and the agent's last message is newer than the task list's last change: the list may be behind
      * what the message reports (an agent that stopped updating its plan, as Codex agents often do, then said
@@ -628,7 +630,8 @@ export function compileResumeContext(
           ? snap.pause_reason
           : `${snap.trigger}${snap.pause_reason ? `: ${snap.pause_reason}` : ''}`),
       latest_request_first: limits.newer_request_note > 0 && requestAfterList(snap) && !answered(snap),
-      request_after_list: limits.newer_request_note > 0 && requestAfterList(snap),
+      request_after_list: requestAfterList(snap),
+      newer_request_note: limits.newer_request_note > 0,
       list_behind: listBehind(snap),
       answered: answered(snap),
       ...(cut ? { cut_off: cut } : {}),
