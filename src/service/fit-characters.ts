@@ -1,5 +1,6 @@
 import { CHARS_PER_TOKEN, roughTokens } from '../core/rough-tokens.js';
 import { briefingCut, type SessionSnapshot } from '../core/index.js';
+import { isFenceLine } from '../core/clip.js';
 import type { CompiledContext } from './context-compiler.js';
 
 /**
@@ -58,12 +59,27 @@ const leftOutFirst = [
 ];
 
 /**
+ * A briefing split before each of its `### ` sections (the text before the first one apart): a `### ` line inside a
+ * code block (the agent's last message quoting markdown) starts none.
+ */
+function sectionsOf(body: string): string[] {
+  const parts: string[][] = [[]];
+  let inCode = false;
+  for (const line of body.split('\n')) {
+    if (!inCode && line.startsWith('### ')) parts.push([]);
+    if (isFenceLine(line)) inCode = !inCode;
+    parts.at(-1)!.push(line);
+  }
+  return parts.map((p) => p.join('\n'));
+}
+
+/**
  * Cuts a compiled briefing to `room` characters, saying so (`note`) under its heading, once: in place of the note a
  * context over its token budget has there already. Whole sections go first (`leftOutFirst`); then the text before
  * What to Do Next is cut at its end; What to Do Next is cut only when it alone is longer than the room.
  */
 function cutToRoom(body: string, room: number, note: string): string {
-  const [head = '', ...sections] = body.replace(/^\(briefing cut to fit [^\n]*\n\n/m, '').split(/\n(?=### )/);
+  const [head = '', ...sections] = sectionsOf(body.replace(/^\(briefing cut to fit [^\n]*\n\n/m, ''));
   const top = `${head}\n${note}\n`;
   const join = (parts: string[]) => [top, ...parts].join('\n');
   const named = (s: string, name: string) => s.startsWith(`### ${name}`);
