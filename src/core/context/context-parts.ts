@@ -317,15 +317,23 @@ export function mergedOnce(prs: readonly string[]): string[] {
 /** The most characters of files named though the list has no room: about twice its count's line. */
 const FEW_FILES_CHARS = 64;
 
-/** The deepest folder that holds every path (said once instead of on each), when there are two paths or more. */
+/**
+ * The deepest folder that holds every path (said once instead of on each), when there are two paths or more, all of
+ * one kind: POSIX (`/home/ana/app`) or Windows (`C:\Users\ana\app`, a session of a Windows machine).
+ */
 function commonFolder(paths: readonly string[]): string | null {
-  if (paths.length < 2 || !paths.every((p) => p.startsWith('/'))) return null;
-  const parts = paths.map((p) => p.split('/').slice(0, -1));
+  const sep = paths.every((p) => p.startsWith('/'))
+    ? '/'
+    : paths.every((p) => /^[A-Za-z]:\\/.test(p))
+      ? '\\'
+      : null;
+  if (paths.length < 2 || sep === null) return null;
+  const parts = paths.map((p) => p.split(sep).slice(0, -1));
   const first = parts[0] as string[];
   let n = 0;
   while (n < first.length && parts.every((p) => p[n] === first[n])) n += 1;
-  const folder = first.slice(0, n).join('/');
-  return folder.length > 1 ? folder : null;
+  // a drive alone (`C:`) is no folder worth naming, nor is the root
+  return n >= 2 ? first.slice(0, n).join(sep) : null;
 }
 
 /**

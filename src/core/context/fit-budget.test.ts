@@ -2067,6 +2067,18 @@ describe('files already changed', () => {
     expect(fitted.markdown).toContain(
       '  - files (under /home/u/app): created src/a.ts; edited test/b.test.ts; created and deleted tmp/scratch.txt; deleted src/c.ts',
     );
+    // a session of a Windows machine (a Codex rollout from C:\Users\...): its folder said once the same way
+    const windows = ['edited C:\\Users\\ana\\app\\test.md', 'created C:\\Users\\ana\\app\\docs\\notes.md'];
+    const fromWindows = fitResumeContext(
+      { ...snap, side_effects: windows.map((s, i) => write(i, s)) },
+      4,
+      [],
+      100_000,
+      countTokens,
+    );
+    expect(fromWindows.markdown).toContain(
+      '  - files (under C:\\Users\\ana\\app): edited test.md; created docs\\notes.md',
+    );
   });
 
   it('names a few files even with no room for the list: their count alone says nothing', () => {
