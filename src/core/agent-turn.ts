@@ -12,14 +12,14 @@ export const hookedAgent = (s: WorkflowState) => s.sessions.at(-1)?.agent ?? nul
 
 /**
  * The agent whose hooks follow the workflow: the current session's (`hookedAgent`), or, while the latest session is one
- * a person started (`baton resume`, the dashboard's Resume) and no agent has reported into, the agent of the latest
- * session one did: its next prompt or session goes on with the work. So also once that session ended (paused again
- * before the agent's next prompt): the workflow is still that agent's, not one made by hand. Null when no agent's hooks
- * ever reported.
+ * a person started (`baton resume`, `baton recover`, the dashboard's Resume and Recover) and no agent has reported
+ * into, the agent of the latest session one did: its next prompt or session goes on with the work. So also once that
+ * session ended (paused again before the agent's next prompt): the workflow is still that agent's, not one made by
+ * hand. Null when no agent's hooks ever reported.
  */
 export function followingAgent(s: WorkflowState) {
   const cur = s.sessions.at(-1);
-  if (cur?.agent || !cur || cur.origin !== 'resume') return cur?.agent ?? null;
+  if (cur?.agent || !cur || cur.origin === 'create') return cur?.agent ?? null;
   return s.sessions.findLast((x) => x.agent)?.agent ?? null;
 }
 

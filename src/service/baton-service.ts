@@ -641,7 +641,8 @@ export class BatonService {
 
   /**
    * Recovery, then a new session (a person's: work a worker ran before it was paused is queued again, as after a
-   * resume); `next_step` as for a resume.
+   * resume); `next_step` and the agent whose hooks follow it (`followedBy`) as for a resume: how it goes on is said
+   * the same way.
    */
   async recover(
     ref: WorkflowRef,
@@ -652,7 +653,13 @@ export class BatonService {
     assertRecoverable(s, await nextStep(this.store, s, this.options.watch?.ports));
     const r = await this.resumer.recover({ workflowId: s.id }, option, checkpointName);
     const requeued = await requeuePaused(this, r.workflow_id);
-    return { ...r, ...(requeued ? { requeued: true } : {}), next_step: await this.nextStepOf(r.workflow_id) };
+    const state = await this.runner.load(r.workflow_id);
+    return {
+      ...r,
+      ...(requeued ? { requeued: true } : {}),
+      next_step: await this.nextStepOf(r.workflow_id),
+      ...followedBy(state, this.options),
+    };
   }
 
   /** What goes on with the workflow when nothing runs it now; null when something does (see next-step.ts). */

@@ -95,6 +95,37 @@ describe('how a paused workflow goes on', () => {
     }
   });
 
+  it('has `baton recover` say how it goes on in the same words as `baton resume`, a checkpoint restore too', async () => {
+    const { baton, agent } = await turnEndedOpen();
+    try {
+      expect((await baton(['checkpoint', '--name', 'start'])).code).toBe(0);
+      expect((await baton(['pause', '--reason', 'end of day'])).code).toBe(0);
+      const recovered = await baton(['recover', '--option', 'live_state']);
+      expect(recovered.code, recovered.stderr).toBe(0);
+      const id = /^resumed (\S+):/m.exec(recovered.stdout)?.[1];
+      const goOn = `to go on: send your next prompt in the Claude Code session still open here: its hooks follow ${id} and go on with this session (the briefing below is for an agent you start yourself)`;
+      expect(recovered.stdout).toContain(goOn);
+      expect((await baton(['pause', '--force'])).code).toBe(0);
+      const json = (await baton(['recover', '--option', 'fresh', '--json'])).json<Record<string, unknown>>();
+      expect(json).toMatchObject({
+        option: 'fresh',
+        following_agent: 'claude-code',
+        conversation_open: true,
+      });
+      expect((await baton(['pause', '--force'])).code).toBe(0);
+      const restored = await baton(['recover', '--checkpoint', 'start', '--yes']);
+      expect(restored.code, restored.stderr).toBe(0);
+      expect(restored.stdout).toContain(goOn);
+      // paused again after a recovery, it is still that conversation's to go on with, not one made by hand
+      const pausedAgain = await baton(['pause', '--force']);
+      expect(pausedAgain.stdout).toContain(
+        `to go on: send your next prompt in the Claude Code session still open here (the hooks resume ${id})`,
+      );
+    } finally {
+      if (pidAlive(agent.pid)) process.kill(agent.pid, 'SIGKILL');
+    }
+  });
+
   it('says both ways for a Codex conversation whose process is not known, and to open Codex once it ended', async () => {
     const { repo, baton } = hookWorkspace();
     expect((await baton(['init', '--agent', 'codex'])).code).toBe(0);
