@@ -1,4 +1,4 @@
-import { BatonError, ownedBy } from '../core/index.js';
+import { BatonError, ownedBy, ResumeRefusal, resumeRefusalText } from '../core/index.js';
 import { owner, resolveWorktree } from '../git/git.js';
 
 /**
@@ -47,9 +47,10 @@ export const ownerFields = (w: { owner?: string | null | undefined }, elsewhere:
 });
 
 /**
- * A resume refused for a teammate's workflow (in progress: its agent goes on with it), said as theirs: the core names
- * the worktree, `its worktree`, and knows no "you"; here, where the person is known, it is `ana@team.example's
- * worktree`, and the workflow is named theirs. Any other error is returned as it is.
+ * A resume refused for a teammate's workflow (in progress: its agent goes on with it), said as theirs: the core's
+ * refusal carries what it refused as data (`resume_refusal`), and knows no "you"; here, where the person is known, it is
+ * said again with the owner (`ana@team.example's worktree`, the workflow named theirs). Any other error is returned as
+ * it is.
  */
 export async function resumeRefusedTheirs(
   e: unknown,
@@ -57,13 +58,13 @@ export async function resumeRefusedTheirs(
   get: (workflowId: string) => Promise<{ worktree: string | null; owner?: string | null | undefined }>,
 ): Promise<unknown> {
   if (!BatonError.isInstance(e) || e.code !== 'invalid_transition') return e;
-  const id = e.details.workflow_id;
-  if (typeof id !== 'string' || typeof e.details.current_status !== 'string') return e;
-  const w = await get(id);
-  const theirs = (await elsewhereOf(cwd, w))?.owner;
-  if (!theirs || !w.worktree) return e;
-  const message = e.message
-    .replace('the workflow is', `${id} is ${theirs}'s and`)
-    .replace(`in its worktree ${w.worktree}`, `in ${theirs}'s worktree ${w.worktree}`);
-  return new BatonError(e.code, message, { ...e.details, owner: theirs, yours: false });
+  const refusal = ResumeRefusal.safeParse(e.details.resume_refusal);
+  if (!refusal.success) return e;
+  const theirs = (await elsewhereOf(cwd, await get(refusal.data.workflow_id)))?.owner;
+  if (!theirs) return e;
+  return new BatonError(e.code, resumeRefusalText(refusal.data, 'resume', theirs), {
+    ...e.details,
+    owner: theirs,
+    yours: false,
+  });
 }

@@ -16,6 +16,7 @@ export * from './agent-tasks/index.js';
 export * from './similarity.js';
 export * from './edit-distance.js';
 export * from './commands/resume.js';
+export * from './resume-refusal.js';
 export * from './commands/snapshots.js';
 export * from './commands/tasks.js';
 export * from './draft.js';

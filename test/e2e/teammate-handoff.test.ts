@@ -85,18 +85,28 @@ describe.each(['sqlite', 'postgres'] as const)(
       expect(resume.stderr).toContain(
         `the next Claude Code session in ana@team.example's worktree ${ana} continues it`,
       );
+      // her briefing is read by naming it: `baton context` alone, in Ben's clone, gives his own
+      expect(resume.stderr).toContain(`with its briefing (\`baton context -w ${anas}\` prints it)`);
       const refusedJson = await baton(ben, 'resume', '-w', anas!, '--json');
       expect(refusedJson.code).toBe(3);
+      // what was refused and what goes on with it instead, as data: no script reads it out of the message
       expect(refusedJson.json<{ error: Json }>().error).toMatchObject({
         code: 'invalid_transition',
         owner: 'ana@team.example',
         yours: false,
+        resume_refusal: {
+          workflow_id: anas,
+          status: 'in_progress',
+          worktree: ana,
+          instead: 'next_session',
+          agents: 'Claude Code',
+        },
       });
       // in her own clone, her worktree is its worktree: no one is named
       const hersRefused = await baton(ana, 'resume');
       expect(hersRefused.code).toBe(3);
       expect(hersRefused.stderr).toContain(
-        `the next Claude Code session in its worktree ${ana} continues it`,
+        `the next Claude Code session in its worktree ${ana} continues it with its briefing (\`baton context\` prints it)`,
       );
       const pause = await baton(ben, 'pause', '--force', '-w', anas!);
       expect(pause.code, pause.stderr).toBe(0);

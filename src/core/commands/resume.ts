@@ -2,15 +2,14 @@ import { branchChangeWarning } from '../branch-change.js';
 import { counted } from '../counted.js';
 import type { Draft } from '../draft.js';
 import { invalidInput, invalidTransition } from '../errors.js';
-import { cliWord } from '../surface-words.js';
 import { shortHash } from '../short-hash.js';
 import type { GitCapture, GitState, WorkCommits } from '../schemas/git-state.js';
 import type { SessionSnapshot } from '../schemas/snapshot.js';
 import type { TaskStatus } from '../schemas/workflow.js';
 import { assertRecoverable } from '../recovery.js';
 import { isResumable } from '../workflow-machine.js';
-import { agentLabel } from '../agent-label.js';
-import { followingAgent, followingAgents, turnUnderWay } from '../agent-turn.js';
+import { followingAgent, turnUnderWay } from '../agent-turn.js';
+import { nextTakers, resumeRefusal, resumeRefusalText } from '../resume-refusal.js';
 import { finishedWork } from './finished-work.js';
 import type { WorkflowState } from '../schemas/state.js';
 
@@ -106,36 +105,11 @@ function staleness(d: Draft, staleAfterMs: number): string[] {
 }
 
 /**
- * The agents whose next session in the worktree goes on with a workflow the hooks follow, in words: "Codex", or, when
- * conversations of several agents followed it, each ("Codex or Claude Code", the one that follows it now first): any
- * of them may take it up at its next prompt, and which comes first is not known. `baton resume` and every surface
- * that says who goes on with it (`resumability`) name them so.
- */
-const nextTakers = (s: WorkflowState) => followingAgents(s).map(agentLabel).join(' or ') || 'agent';
-
-/**
- * What to do instead of resuming a workflow that is not stopped: one in progress needs nothing, whether or not an agent
- * is at work in it (`baton context` is its briefing); a finished one is over. One the hooks follow is not said to run:
- * its agent may have quit, and the agent's next session in the worktree takes it up.
- */
-function insteadOfResume(s: WorkflowState): string {
-  if (s.status === 'in_progress' || s.status === 'blocked') {
-    const hooked = followingAgent(s);
-    return hooked
-      ? `; its agent sessions are followed by hooks: the next ${nextTakers(s)} session in its worktree ${s.worktree} continues it with its briefing (${cliWord('briefing')}); nothing to resume`
-      : `; it is not stopped: nothing to resume (the briefing a new session gets: ${cliWord('briefing')})`;
-  }
-  return s.status === 'pending'
-    ? `; it has not started: ${cliWord('start')}`
-    : '; it is over: a new session starts a new workflow';
-}
-
-/**
  * How a workflow goes on from where it stopped, or null when nothing resumes it: `resume` for a paused or interrupted
  * one (`baton resume`); `next_session` for one an agent's hooks follow, in progress with no turn of that agent under
  * way (it was quit, or waits for its user) or with its agent gone (`agentGone`: its process exited in the middle of a
  * turn, no SessionEnd came): the agent's next session in the worktree continues it, as `baton resume`
- * says of it (`insteadOfResume`). Not one whose work that next session would find over (`finishedWork`, its
+ * says of it (`resumeRefusal`). Not one whose work that next session would find over (`finishedWork`, its
  * conversation taken as quit: an older Codex says no SessionEnd), which a new conversation completes instead.
  */
 export function resumableBy(
@@ -172,11 +146,11 @@ export function resumability(s: WorkflowState, now: string, agentGone = false) {
 function assertResumable(d: Draft, action: string) {
   const s = d.state;
   if (!isResumable(s.status)) {
-    const instead = insteadOfResume(s);
+    const refusal = resumeRefusal(s);
     throw invalidTransition(
-      `cannot ${action}: the workflow is ${s.status} (only a paused or interrupted workflow can)${instead}`,
-      // the workflow refused, and the worktree its agent goes on in: the CLI names whose it is (a teammate's)
-      { current_status: s.status, workflow_id: s.id, worktree: s.worktree },
+      resumeRefusalText(refusal, action),
+      // the refusal as data: an edge that knows whose the workflow is says it in its words (a teammate's)
+      { current_status: s.status, workflow_id: s.id, worktree: s.worktree, resume_refusal: refusal },
     );
   }
 }
