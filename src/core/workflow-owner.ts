@@ -25,3 +25,18 @@ export function theirCheckpointWords(
   const cp = name ? `its checkpoint ${name}` : 'its latest checkpoint';
   return `${w.id} is ${w.owner}'s: ${cp} is restored in their worktree ${w.worktree}, not from ${from} (its git steps would move the branch and files of whatever clone is at that path here); nothing was changed. ${w.owner} runs \`baton recover -w ${w.id}${name ? ` --checkpoint ${name}` : ' --option checkpoint'}\` in ${w.worktree}`;
 }
+
+/**
+ * Why a teammate's worktree's git state is not read where the reader is (the note of the git capture a resume, a
+ * recovery and the recovery options use instead): the clone at their worktree's path on this machine works under
+ * another git identity (devcontainers' one path, another person's clone), so its branch and files are not theirs.
+ */
+export const theirGitNote = (w: { owner: string; worktree: string }): string =>
+  `${w.worktree} is ${w.owner}'s worktree, and the clone at that path on this machine works under another git identity: its git state is read only in their clone`;
+
+/**
+ * What a checkpoint option of a teammate's workflow would change in git, said instead of a plan read from the wrong
+ * clone: where it is done and by whom, and what puts back the records alone from anywhere else.
+ */
+export const theirRestoreNote = (w: { id: string; owner: string; worktree: string }): string =>
+  `the branch and files go back only in ${w.owner}'s worktree ${w.worktree} (\`baton recover -w ${w.id} --option checkpoint\` run there); elsewhere, \`--state-only\` puts back the records alone`;

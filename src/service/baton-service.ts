@@ -67,6 +67,7 @@ import { AgentSessions } from './agent-sessions.js';
 import { Resumer, type PersonResumeResult, type ResumeResult } from './resumer.js';
 import { nextStep } from './next-step.js';
 import { followedBy } from './followed-by.js';
+import { theirCheckout } from './their-checkout.js';
 import { closeEnded, requeuePaused } from './work-submit.js';
 import {
   askWhichRun,
@@ -691,7 +692,9 @@ export class BatonService {
     for (const o of plan.options) {
       if (o.type === 'checkpoint') {
         const cp = await findCheckpoint(this.store, s, o.target);
-        const changes = await checkpointChanges(this, s, cp).catch((e: Error) => ({
+        // a teammate's: planned from no clone here (the one at their path is not theirs), where it is done said instead
+        const theirs = await theirCheckout(this.git, s);
+        const changes = await checkpointChanges(this, s, cp, theirs).catch((e: Error) => ({
           tasks: [],
           git: null,
           note: `cannot plan the git restore: ${e.message}`,

@@ -5,6 +5,7 @@ import {
   notFound,
   SessionSnapshot,
   shortHash,
+  theirRestoreNote,
   type CheckpointRef,
   type OptionChanges,
   type WorkflowState,
@@ -83,10 +84,18 @@ export async function checkpointChanges(
   svc: BatonService,
   s: WorkflowState,
   cp: CheckpointRef,
+  theirs: string | null = null,
 ): Promise<OptionChanges> {
   const tasks = taskChanges(s, await checkpointTasks(svc, s, cp));
   if (!cp.commit)
     return { tasks, git: null, note: `${cp.name} has no git commit: the worktree is left as it is` };
+  // a teammate's (`theirCheckout`): the clone at their path here is not theirs, so no plan is read from it
+  if (theirs)
+    return {
+      tasks,
+      git: null,
+      note: theirRestoreNote({ id: s.id, owner: theirs, worktree: s.worktree }),
+    };
   const plan = await svc.git.planRestore(
     s.worktree,
     { branch: cp.branch, commit: cp.commit, label: cp.name, workflowId: s.id, at: now(svc) },

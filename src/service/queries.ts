@@ -1,6 +1,7 @@
 import { workflowsHere } from './workflows-here.js';
 import { turnUnderWay } from '../core/agent-turn.js';
 import { followedBy } from './followed-by.js';
+import { theirCheckout, workflowGit } from './their-checkout.js';
 import {
   briefingSession,
   type AlsoOpen,
@@ -410,7 +411,7 @@ export class Queries {
   /** Whether the worktree is as the snapshot saw it: a resume from it would warn about nothing in git. */
   private async worktreeAgreement(s: WorkflowState, snap: SessionSnapshot): Promise<WorktreeAgreement> {
     if (!this.git || !snap.git_state) return 'unknown';
-    const now = await this.git.captureGitState(s.worktree, workSpanOf(s));
+    const now = await workflowGit(this.git, s);
     if (!now.state) return 'unknown';
     return gitDivergence(snap.git_state, now).length === 0 ? 'agrees' : 'differs';
   }
@@ -504,7 +505,8 @@ export class Queries {
     if (!this.git || !s.worktree) return null;
     if (await this.git.worktreeGone(s.worktree))
       return `in ${s.worktree}${s.owner ? ` (${s.owner}'s)` : ''}, a folder this machine does not have`;
-    if (s.owner && (await this.git.owner(s.worktree)) !== s.owner) return `on ${s.owner}'s machine`;
+    const theirs = await theirCheckout(this.git, s);
+    if (theirs) return `on ${theirs}'s machine`;
     return null;
   }
 

@@ -15,12 +15,12 @@ import {
   type NextStep,
   type WorkCommits,
   type WorkflowState,
-  workSpanOf,
 } from '../core/index.js';
 import type { CommandRunner } from './command-runner.js';
 import type { CompiledContext, ContextCompiler } from './context-compiler.js';
 import type { GitPort, ServiceOptions } from './ports.js';
 import { resolveWorkflow, type WorkflowRef } from './resolve-workflow.js';
+import { workflowGit } from './their-checkout.js';
 
 export interface ResumeResult {
   workflow_id: string;
@@ -145,7 +145,8 @@ export class Resumer {
 
   async resume(ref: WorkflowRef): Promise<ResumeResult> {
     const base = await resolveWorkflow(this.runner.store, this.git, ref);
-    const git = await this.git.captureGitState(base.worktree, workSpanOf(base));
+    // a teammate's worktree is not read from another person's clone: its warnings say so instead
+    const git = await workflowGit(this.git, base);
     const snapshot = await latestSnapshot(this.runner, base, git);
     const commitsSince = await commitsSinceSnapshot(this.git, base.worktree, snapshot, git);
     const { result, state } = await this.runner.run(base.id, (d) =>
@@ -169,7 +170,8 @@ export class Resumer {
     checkpointName: string | null,
   ): Promise<ResumeResult> {
     const base = await resolveWorkflow(this.runner.store, this.git, ref);
-    const git = await this.git.captureGitState(base.worktree, workSpanOf(base));
+    // a teammate's worktree is not read from another person's clone: its warnings say so instead
+    const git = await workflowGit(this.git, base);
     const snapshot = await latestSnapshot(this.runner, base, git);
     let checkpointSnapshot: SessionSnapshot | null = null;
     let name = checkpointName;

@@ -99,6 +99,33 @@ describe.each(['sqlite', 'postgres'] as const)(
       expect(head(ben)).toBe(his);
       expect(existsSync(join(ben, 'ben.go'))).toBe(true);
       expect(gitIn(ben, 'for-each-ref', 'refs/baton/')).toBe('');
+
+      // her recovery options, asked in his clone: no plan is read from his branch (his commit is not hers to lose)
+      const notRead = `${ana} is ana@team.example's worktree, and the clone at that path on this machine works under another git identity: its git state is read only in their clone`;
+      const options = await asBen(ben, 'recover', '-w', anas);
+      expect(options.code, options.stderr).toBe(0);
+      expect(options.stdout).toContain(`in ana@team.example's worktree ${ana}`);
+      expect(options.stdout).not.toMatch(/add ben\.go|leaves? the branch|moves main/);
+      const plan = (await asBen(ben, 'recover', '-w', anas, '--json')).json<{
+        recovery: { options: { type: string; description: string; changes: Json }[] };
+      }>();
+      const cpOption = plan.recovery.options.find((o) => o.type === 'checkpoint');
+      expect(cpOption?.changes).toMatchObject({ git: null });
+      expect(cpOption?.changes.note).toContain(`go back only in ana@team.example's worktree ${ana}`);
+      expect(cpOption?.description).not.toMatch(/moves|stays at|leaves? the branch/);
+      // resumed from his clone: the warnings do not read his commit as hers, they say her git state is not read here
+      const resumed = await asBen(ben, 'recover', '-w', anas, '--option', 'live_state');
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(resumed.stdout).not.toContain('ben.go');
+      expect(resumed.stdout).not.toContain('HEAD moved');
+      expect(resumed.stdout).toContain(`git state cannot be compared: ${notRead}`);
+      expect((await asBen(ben, 'pause', '--force', '-w', anas)).code).toBe(0);
+      const again = await asBen(ben, 'resume', '-w', anas, '--json');
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.json<{ warnings: string[] }>().warnings).toEqual([
+        `git state cannot be compared: ${notRead}`,
+      ]);
+      expect(head(ben)).toBe(his);
     });
 
     it("Ben's dashboard (his baton serve) refuses to restore her checkpoint, touching neither clone", async () => {

@@ -19,6 +19,7 @@ import {
   shortHash,
   standingText,
   teammateWorkWords,
+  theirRestoreNote,
   type AlsoOpen,
   type NextStep,
   type PauseWaits,
@@ -195,7 +196,8 @@ export const resumeText = (r: ResumeResult, elsewhere: Elsewhere | null = null) 
  * What an option would change, in lines: task statuses, the commits leaving the branch, the files. A teammate's
  * (`elsewhere.owner`) has its branch and files put back only in their worktree, by them: `baton recover --checkpoint`
  * refuses it from another clone, so where that is done is said instead of a plan read from this machine's folder at
- * that path (their clone, or the person's own at the same path).
+ * that path (their clone, or the person's own at the same path). The service says so itself when the clone at that
+ * path is another identity's (its note, no git plan); this covers a server that read one (it runs as their identity).
  */
 const changesText = (o: RecoveryPlan['options'][number], id: string, elsewhere: Elsewhere | null) => {
   const c = o.changes;
@@ -206,9 +208,7 @@ const changesText = (o: RecoveryPlan['options'][number], id: string, elsewhere: 
       ? [`      tasks: ${c.tasks.map((t) => `${t.task_id} ${t.from} -> ${t.to}`).join(', ')}`]
       : []),
     ...(g && elsewhere?.owner
-      ? [
-          `      git: the branch and files go back only in ${elsewhere.owner}'s worktree ${elsewhere.worktree} (\`baton recover -w ${id} --option checkpoint\` run there); from this clone, \`--state-only\` puts back the records alone`,
-        ]
+      ? [`      git: ${theirRestoreNote({ id, owner: elsewhere.owner, worktree: elsewhere.worktree })}`]
       : g
         ? [
             `      git: ${g.branch ?? 'HEAD'} ${g.moves_branch ? `moves ${g.from ? shortHash(g.from) : '?'} -> ${shortHash(g.to)}` : 'stays'}`,
