@@ -1,3 +1,4 @@
+import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +7,7 @@ import { runCli } from '../helpers/cli.js';
 import { gitIn, makeRepo, tempDir } from '../helpers/git-repo.js';
 import { freshPostgresUrl } from '../helpers/postgres.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server.js';
+import { team as twoClones } from '../helpers/teammates.js';
 
 // On a database a team shares, the dashboard says whose each workflow is: the person it serves is the git identity
 // where `baton serve` runs, as the CLI tells theirs from a teammate's where it runs.
@@ -120,6 +122,32 @@ describe.runIf(process.platform === 'linux')('dashboard: whose each workflow is 
     await p.goto(`${server.url}/#/workflows/${bens}`);
     await p.locator(`[data-workflow="${bens}"]`).waitFor(wait);
     expect(await p.getByTestId('teammate').count()).toBe(0);
+  });
+
+  it("at the same path in Ben's clone (devcontainers), her recovery page plans nothing from his branch", async () => {
+    const { ana, benEnv, hook, baton, follows, cloneAt } = await twoClones('sqlite');
+    const a = await hook(ana, 'SessionStart', { session_id: 'ana-1', source: 'startup' });
+    const anas = follows(a.stderr)!;
+    await hook(ana, 'UserPromptSubmit', { session_id: 'ana-1', prompt: 'stabilise the flaky login test' });
+    expect((await baton(ana, 'checkpoint', '--name', 'start')).code).toBe(0);
+    expect((await baton(ana, 'pause', '--force')).code).toBe(0);
+    // her container is gone; Ben's clone is at the very same path, with a commit of his own
+    renameSync(ana, `${ana}-ana`);
+    const ben = cloneAt(ana);
+    writeFileSync(join(ben, 'ben.go'), 'package cli\n');
+    gitIn(ben, 'add', 'ben.go');
+    gitIn(ben, 'commit', '-q', '-m', 'add ben.go');
+
+    server = await startServerProcess(benEnv.BATON_HOME!, { cwd: ben, env: benEnv });
+    const p = await open(server, `#/workflows/${anas}/recover`);
+    const option = p.locator('[data-option="checkpoint"]');
+    await waitForText(
+      option.getByTestId('git-changes'),
+      `the branch and files go back only in ${ANA}'s worktree ${ana}`,
+    );
+    expect(await option.getByTestId('commits-leaving').count()).toBe(0);
+    expect(await option.textContent()).not.toMatch(/moves from|add ben\.go|already at the checkpoint/);
+    await p.screenshot({ path: join(shots, '42-teammate-recovery-same-path.png'), fullPage: true });
   });
 
   it('a server where no git identity is set says it cannot tell whose are yours; one person alone sees no owners', async () => {
