@@ -1,6 +1,7 @@
 import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
 import { gitIn, tempDir } from '../helpers/git-repo.js';
 import { startServerProcess } from '../helpers/server.js';
 import { team } from '../helpers/teammates.js';
@@ -158,6 +159,23 @@ describe.each(['sqlite', 'postgres'] as const)(
         });
         expect(body.error.message).toContain(
           `${anas} is ana@team.example's: its checkpoint start is restored in their worktree ${ana}, not from this server`,
+        );
+        // Ben's CLI over his server: her options plan nothing from the clone at her path; a resume of hers in
+        // progress is refused as hers, the refusal carried as data through the HTTP error
+        const overServer = (...args: string[]) =>
+          runCli(args, { cwd: ben, env: { ...benEnv, BATON_URL: server.url, BATON_TOKEN: server.token } });
+        const plan = (await overServer('recover', '-w', anas, '--json')).json<{
+          recovery: { options: { type: string; changes: Json }[] };
+        }>();
+        expect(plan.recovery.options.find((o) => o.type === 'checkpoint')?.changes).toMatchObject({
+          git: null,
+        });
+        expect((await baton(ana, 'resume')).code).toBe(0);
+        const refused = await overServer('resume', '-w', anas);
+        expect(refused.code, refused.stderr).toBe(3);
+        expect(refused.stderr).toContain(`cannot resume: ${anas} is ana@team.example's and in_progress`);
+        expect(refused.stderr).toContain(
+          `the next Claude Code session in ana@team.example's worktree ${ana} continues it with its briefing (\`baton context -w ${anas}\` prints it)`,
         );
       } finally {
         await server.stop();
