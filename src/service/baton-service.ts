@@ -47,7 +47,6 @@ import {
   type TaskSpecInput,
   type WorkflowState,
   pauseOverdue,
-  workSpanOf,
   assertRecoverable,
   checkpointDescription,
   recommendedOption,
@@ -67,7 +66,7 @@ import { AgentSessions } from './agent-sessions.js';
 import { Resumer, type PersonResumeResult, type ResumeResult } from './resumer.js';
 import { nextStep } from './next-step.js';
 import { followedBy } from './followed-by.js';
-import { theirCheckout } from './their-checkout.js';
+import { theirCheckout, workflowGit } from './their-checkout.js';
 import { closeEnded, requeuePaused } from './work-submit.js';
 import {
   askWhichRun,
@@ -210,8 +209,13 @@ export class BatonService {
     return ref.workflowId && !this.watch ? ref.workflowId : (await this.resolve(ref)).id;
   }
 
+  /**
+   * The git state a command records of the workflow (a snapshot's, a checkpoint's commit): its worktree's, or none for
+   * a teammate's whose path here holds a clone under another git identity (`workflowGit`): a pause or a checkpoint
+   * made from another person's clone does not record that clone's branch, commit and files as the workflow's.
+   */
   private async gitOf(state: WorkflowState) {
-    return this.git.captureGitState(state.worktree, workSpanOf(state));
+    return workflowGit(this.git, state);
   }
 
   async create(input: CreateWorkflowInput): Promise<WorkflowState> {
