@@ -48,9 +48,9 @@ export const ownerFields = (w: { owner?: string | null | undefined }, elsewhere:
 
 /**
  * A resume refused for a teammate's workflow (in progress: its agent goes on with it), said as theirs: the core's
- * refusal carries what it refused as data (`resume_refusal`), and knows no "you"; here, where the person is known, it is
- * said again with the owner (`ana@team.example's worktree`, the workflow named theirs). Any other error is returned as
- * it is.
+ * refusal carries what it refused as data (`resume_refusal`), and knows no "you"; here, where the person is known, it
+ * is said again with the owner (`ana@team.example's worktree`, the workflow named theirs). Any other error is returned
+ * as it is.
  */
 export async function resumeRefusedTheirs(
   e: unknown,
