@@ -6,10 +6,15 @@ const Module = require('node:module');
 
 // Node 22.1+ keeps compiled code between runs (a faster start); for older versions Baton keeps its own.
 Module.enableCompileCache?.();
-/** A bundle's entry (`cli` or `hook`): with Node.js's compile cache, else Baton's (bin/compile-cache.cjs). */
-const load = async (name) => {
+/**
+ * A bundle's entry (`cli` or `hook`): with Node.js's compile cache, else Baton's (bin/compile-cache.cjs), whose
+ * cache of `use` holds the functions that use runs.
+ */
+const load = async (name, use) => {
   const entry = require.resolve(`../dist/bin/${name}.cjs`);
-  return Module.enableCompileCache ? require(entry) : require('./compile-cache.cjs').requireCached(entry);
+  return Module.enableCompileCache
+    ? require(entry)
+    : require('./compile-cache.cjs').requireCached(entry, process.env, use);
 };
 
 async function main(argv) {
@@ -30,8 +35,11 @@ async function main(argv) {
     // and pay back only on long subjects (a command's output is cut to 4,000 characters): a turn's import costs
     // 20-50 ms less CPU, and a whole 2.6 MB transcript's takes as long as with them
     v8.setFlagsFromString('--no-regexp-optimization');
+    // each event keeps its compiled code apart (a Stop runs the transcript import, a SessionStart the context): the
+    // code a Stop runs is then compiled once, not on every Stop after a SessionStart wrote the cache
+    const event = /^[A-Za-z]+$/.test(argv[1] ?? '') ? argv[1] : '';
     // a hook never fails the agent: an install it cannot load (a rebuild under way, files missing) is said, exit 0
-    const loaded = await load('hook').catch((e) => e);
+    const loaded = await load('hook', event ? `hook-${event}` : 'hook').catch((e) => e);
     if (!(loaded instanceof Error)) return loaded.hookMain(argv.slice(1));
     const why = `Baton's hook could not load (${loaded.message.split('\n')[0]}): reinstall Baton (or run \`npm run build\` in its folder), then run \`baton doctor\``;
     process.stdout.write(`${JSON.stringify({ systemMessage: why })}\n`);

@@ -6,10 +6,15 @@
  * was a large part of each.
  *
  * The cache is the user's: $XDG_CACHE_HOME/agent-baton/compile (else ~/.cache/...), a folder per install (named after
- * the bundle's folder), a file per chunk holding the SHA-1 of the source it was compiled from, then V8's data. Data
- * is given only to the source it was made from (V8 itself checks little more than the length); V8 refuses data of
- * another Node.js version or other flags, and the file is written again. A cache that cannot be read or written only
- * costs the compilation; NODE_DISABLE_COMPILE_CACHE turns it off, as it does Node.js's own.
+ * the bundle's folder) and use, a file per chunk holding the SHA-1 of the source it was compiled from, then V8's data.
+ * Data is given only to the source it was made from (V8 itself checks little more than the length); V8 refuses data
+ * of another Node.js version or other flags, and the file is written again. A cache that cannot be read or written
+ * only costs the compilation; NODE_DISABLE_COMPILE_CACHE turns it off, as it does Node.js's own.
+ *
+ * V8's data holds the functions compiled when it was written (the module's body and what the process that wrote it
+ * ran); a function it lacks is compiled again by every process that runs it. Processes that run different code of the
+ * same chunks (a SessionStart and a Stop both load the service, which the Stop uses to read and import a transcript)
+ * therefore keep a cache each, named by their use: the first of each writes what that use runs.
  */
 const { createHash } = require('node:crypto');
 const fs = require('node:fs');
@@ -20,11 +25,12 @@ const vm = require('node:vm');
 
 const sha1 = (data) => createHash('sha1').update(data).digest();
 
-/** Where this install's compiled code is kept, or null when the cache is off. */
-function cacheFolder(bundleDir, env) {
+/** Where this install's compiled code for `use` (a word, or none) is kept, or null when the cache is off. */
+function cacheFolder(bundleDir, env, use) {
   if (env.NODE_DISABLE_COMPILE_CACHE) return null;
   const base = env.XDG_CACHE_HOME || path.join(homedir(), '.cache');
-  return path.join(base, 'agent-baton', 'compile', sha1(bundleDir).toString('hex').slice(0, 12));
+  const install = sha1(bundleDir).toString('hex').slice(0, 12);
+  return path.join(base, 'agent-baton', 'compile', use ? `${install}-${use}` : install);
 }
 
 /** V8's data for `source` from `file` when it was made from that source. */
@@ -65,12 +71,14 @@ function writeEntries(folder, bundleDir, fresh) {
 
 /**
  * `require(file)` for a CommonJS file whose own chunks sit in its folder (`require('./x.cjs')`); every other
- * `require` is Node.js's, from that file. The code compiled is written to the cache when the process exits, after
- * the run compiled the functions it used.
+ * `require` is Node.js's, from that file. The code compiled is written to the cache of `use` (letters and dashes: what
+ * the process runs, as `hook-Stop`) when the process exits, after the run compiled the functions it used.
  */
-function requireCached(file, env = process.env) {
+function requireCached(file, env = process.env, use = '') {
+  if (!/^[A-Za-z-]*$/.test(use))
+    throw new Error(`requireCached: the use ${JSON.stringify(use)} is not a word`);
   const bundleDir = path.dirname(file);
-  const folder = cacheFolder(bundleDir, env);
+  const folder = cacheFolder(bundleDir, env, use);
   const modules = new Map();
   const fresh = [];
   const load = (filename) => {

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import module from 'node:module';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/git-repo.js';
@@ -23,14 +23,18 @@ function bundle() {
   return dir;
 }
 
-/** Loads the bundle's entry in a process of its own (the cache is written when it exits); what it printed. */
-function load(dir: string, env: Record<string, string | undefined>) {
+/**
+ * Loads the bundle's entry in a process of its own (the cache is written when it exits), for `use` when given; what
+ * it printed.
+ */
+function load(dir: string, env: Record<string, string | undefined>, use?: string) {
   const r = spawnSync(
     process.execPath,
     [
       '-e',
-      `console.log(require(${JSON.stringify(loader)}).requireCached(process.argv[1]).value)`,
+      `console.log(require(${JSON.stringify(loader)}).requireCached(process.argv[1], process.env, process.argv[2]).value)`,
       join(dir, 'entry.cjs'),
+      ...(use === undefined ? [] : [use]),
     ],
     { env: hermeticEnv(env), encoding: 'utf8' },
   );
@@ -87,6 +91,30 @@ describe("the hook's compile cache (Node.js before 22.1)", () => {
     expect(readdirSync(folder).sort()).toEqual(['chunk.cjs', 'entry.cjs', 'entry.cjs.4242.part']);
   });
 
+  it('keeps a cache per use, each written by the first process of that use', () => {
+    const dir = bundle();
+    const cache = tempDir('baton-cache-');
+    expect(load(dir, { XDG_CACHE_HOME: cache }, 'hook-SessionStart').out).toBe('42/');
+    const base = join(cache, 'agent-baton', 'compile');
+    const [install] = readdirSync(base);
+    expect(install).toMatch(/^[0-9a-f]{12}-hook-SessionStart$/);
+    const install12 = install!.slice(0, 12);
+    // another use writes its own: the functions a Stop runs are not those a SessionStart ran
+    expect(load(dir, { XDG_CACHE_HOME: cache }, 'hook-Stop').out).toBe('42/');
+    expect(load(dir, { XDG_CACHE_HOME: cache }).out).toBe('42/');
+    expect(readdirSync(base).sort()).toEqual([
+      install12,
+      `${install12}-hook-SessionStart`,
+      `${install12}-hook-Stop`,
+    ]);
+    for (const folder of readdirSync(base))
+      expect(readdirSync(join(base, folder)).sort()).toEqual(['chunk.cjs', 'entry.cjs']);
+    // a use is a word, never a path
+    const bad = load(dir, { XDG_CACHE_HOME: cache }, '../elsewhere');
+    expect(bad.code).not.toBe(0);
+    expect(bad.err).toContain('is not a word');
+  });
+
   it('costs only the compilation when the cache cannot be written, and is off with NODE_DISABLE_COMPILE_CACHE', () => {
     const dir = bundle();
     const notAFolder = join(tempDir('baton-cache-'), 'a-file');
@@ -107,10 +135,15 @@ describe("the hook's compile cache (Node.js before 22.1)", () => {
     });
     expect((await hook('SessionStart', { source: 'startup' })).code).toBe(0);
     const folder = folderOf(join(env.HOME, '.cache'));
+    expect(folder).toMatch(/-hook-SessionStart$/);
     expect(readdirSync(folder)).toContain('hook.cjs');
-    // the next hook runs on the code kept
+    // the next hook runs on the code kept for its event (another event runs other functions of the same chunks)
     const prompt = await hook('UserPromptSubmit', { prompt: 'Add a login page' });
     expect(prompt.code).toBe(0);
+    expect(readdirSync(join(folder, '..')).sort()).toEqual([
+      basename(folder),
+      basename(folder).replace(/SessionStart$/, 'UserPromptSubmit'),
+    ]);
     const status = (await baton(['status', '--json'])).json<{ workflow: { issue: { title: string } } }>();
     expect(status.workflow.issue.title).toBe('Add a login page');
   });
