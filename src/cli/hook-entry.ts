@@ -106,7 +106,8 @@ export const sameNote = (a: string, b: string) => a.replace(/\d+/g, '#') === b.r
 
 /** Runs one hook; always resolves to exit code 0. */
 export async function runHookCommand(argv: string[], io: HookIo): Promise<number> {
-  const t0 = performance.now();
+  // process.hrtime, not performance.now(): the global `performance` loads Node.js's perf_hooks on its first use
+  const t0 = process.hrtime.bigint();
   const args = parseArgs(argv);
   const home = batonHome(args.home, io.env);
   // a standard input that cannot be read is said as such: "no hook input" would send the user after the hook line
@@ -179,7 +180,7 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
         event: event || 'unknown',
         outcome: r.outcome,
         note: r.note,
-        ms: Math.round(performance.now() - t0),
+        ms: Math.round(Number(process.hrtime.bigint() - t0) / 1e6),
         // a server that did not answer: since when the hooks here do not wait for it (the last full wait)
         ...(r.unanswered ? { unanswered: true as const, unanswered_since: unansweredSince ?? at } : {}),
       };

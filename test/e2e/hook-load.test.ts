@@ -57,6 +57,17 @@ v8.setFlagsFromString = (flags) => (process.stderr.write('V8 flags: ' + flags + 
   return file;
 }
 
+/** A script loaded before `baton` (NODE_OPTIONS=--require) that says on stderr, at exit, Node.js's modules it loaded. */
+function builtinsWatch(): string {
+  const file = join(tempDir('baton-builtins-'), 'builtins-watch.cjs');
+  writeFileSync(
+    file,
+    `process.on('exit', () => process.stderr.write('builtins: ' + process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)).join(' ') + '\\n'));
+`,
+  );
+  return file;
+}
+
 describe('what `baton hook` loads (it runs on every turn of an agent: what it loads, each turn pays)', () => {
   it("loads no schema, nor Baton's core, before it knows the event needs the store", () => {
     const chunks = [...loadedWith('hook.cjs')];
@@ -119,6 +130,23 @@ describe('what `baton hook` loads (it runs on every turn of an agent: what it lo
       encoding: 'utf8',
     });
     expect(seen.stderr).toMatch(/ICU used: localeCompare[^]*ICU used: Intl.DateTimeFormat/);
+  });
+
+  it("does not load Node.js's performance timing (perf_hooks) to time a hook", async () => {
+    // the global `performance` loads it on its first use: a millisecond or two of each turn's hook
+    const { repo, baton } = hookWorkspace();
+    const transcript = join(repo, 'session.jsonl');
+    copyFileSync(corpusPath('claude-code/spotter/short.jsonl'), transcript);
+    const watch = { NODE_OPTIONS: `--require ${builtinsWatch()}` };
+    const payload = (event: string) =>
+      JSON.stringify({ session_id: 'S1', cwd: repo, transcript_path: transcript, hook_event_name: event });
+    expect((await baton(['hook', 'UserPromptSubmit'], payload('UserPromptSubmit'), watch)).code).toBe(0);
+    const stop = await baton(['hook', 'Stop'], payload('Stop'), watch);
+    expect(stop.stderr).toMatch(/imported/);
+    const loaded = /^builtins: (.*)$/m.exec(stop.stderr)?.[1]?.split(' ') ?? [];
+    // the watch sees what the import loads
+    expect(loaded).toContain('child_process');
+    expect(loaded.filter((m) => m.includes('perf_hooks'))).toEqual([]);
   });
 
   it('compiles regular expressions straight to unoptimised machine code in a hook, not in a command', async () => {
