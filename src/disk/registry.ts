@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { WorkflowState } from '../core/index.js';
+import { byIsoTime } from '../core/iso-order.js';
 import { writeJsonAtomic } from './atomic-file.js';
 import { withLock } from '../storage/lock-file.js';
 import { readJsonFile } from './read-json.js';
@@ -20,9 +21,9 @@ export function updateRegistry(path: string, state: WorkflowState, now: string):
       (s) => s && typeof s === 'object' && s.id !== state.id,
     );
     const all = [...others, registryEntry(state, now)].sort((a, b) =>
-      String(a.created_at).localeCompare(String(b.created_at)),
+      byIsoTime(String(a.created_at), String(b.created_at)),
     );
-    const active = [...all].sort((a, b) => String(b.updated_at).localeCompare(String(a.updated_at)))[0];
+    const active = [...all].sort((a, b) => byIsoTime(String(b.updated_at), String(a.updated_at)))[0];
     writeJsonAtomic(path, { version: '1.0.0', sessions: all, last_active_session: active?.id ?? null });
   });
 }

@@ -50,7 +50,9 @@ export function manifestDoc(
     last_event_at: s.updated_at,
     mirrored_at: now,
     actors: [...actors].sort(),
-    event_files: Object.fromEntries(Object.entries(eventFiles).sort(([a], [b]) => a.localeCompare(b))),
+    // in code-unit order (the keys differ), as `actors`: localeCompare would load ICU's collation, 10 to 30 ms of
+    // a hook
+    event_files: Object.fromEntries(Object.entries(eventFiles).sort(([a], [b]) => (a < b ? -1 : 1))),
     files: {
       'events/<actor>/<date>.jsonl':
         'the append-only event log, one BatonEvent per line with its CRC-32 as the last key "crc32" (the truth)',

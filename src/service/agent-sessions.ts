@@ -49,6 +49,7 @@ import {
   summaryAgent,
   withdrawPause,
 } from '../core/index.js';
+import { byIsoTime } from '../core/iso-order.js';
 import type { BatonService } from './baton-service.js';
 import type {
   FinishedWorkflow,
@@ -123,7 +124,7 @@ const asFinished = (markdown: string, workflowId: string) =>
   );
 
 const newest = (ws: readonly WorkflowState[]) =>
-  [...ws].sort((a, b) => b.updated_at.localeCompare(a.updated_at))[0];
+  [...ws].sort((a, b) => byIsoTime(b.updated_at, a.updated_at))[0];
 
 /**
  * Continuity for agent sessions that Baton does not run itself (Claude Code, Codex with Baton's hooks): the

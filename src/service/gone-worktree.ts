@@ -1,4 +1,5 @@
 import { isTerminal, ownedBy, workflowBranch, workflowStatuses, type WorkflowState } from '../core/index.js';
+import { byIsoTime } from '../core/iso-order.js';
 import type { Store } from '../storage/store.js';
 import type { GitPort } from './ports.js';
 
@@ -30,7 +31,7 @@ export async function workOfGoneWorktree(
   ]);
   const candidates = open
     .filter((w) => w.worktree !== worktree && workflowBranch(w) === branch && ownedBy(w, owner))
-    .sort((a, b) => b.updated_at.localeCompare(a.updated_at));
+    .sort((a, b) => byIsoTime(b.updated_at, a.updated_at));
   for (const w of candidates) {
     const commits = workCommits(w);
     if (!commits.length || !(await git.worktreeGone(w.worktree))) continue;

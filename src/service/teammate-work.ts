@@ -10,6 +10,7 @@ import {
   type WorkflowState,
 } from '../core/index.js';
 import type { Store } from '../storage/store.js';
+import { byIsoTime } from '../core/iso-order.js';
 import type { GitPort } from './ports.js';
 
 /** How many are named: the newest; a team's store may hold many, and each is one line where the user looks. */
@@ -38,7 +39,7 @@ export async function teammateWork(
   const open = await store.listWorkflows({ status: workflowStatuses.filter((s) => !isTerminal(s)) });
   const theirs = open
     .filter((w) => !ownedBy(w, owner) && !isEmptyWorkflow(w))
-    .sort((a, b) => b.updated_at.localeCompare(a.updated_at));
+    .sort((a, b) => byIsoTime(b.updated_at, a.updated_at));
   if (!theirs.length) return [];
   const head = (await git.gitStart(worktree))?.branch;
   const branch = head && !isDetached(head) ? head : null;

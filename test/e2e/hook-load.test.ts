@@ -99,6 +99,10 @@ describe('what `baton hook` loads (it runs on every turn of an agent: what it lo
         watch,
       );
     const said: string[] = [];
+    // workflows created at the terminal, the latest of which the hooks then follow: its events are in two files of
+    // the run folder (the CLI's and the agent's), and the worktree's registry holds both
+    expect((await baton(['create', 'An earlier workflow'])).code).toBe(0);
+    expect((await baton(['create', 'The workflow of this session'])).code).toBe(0);
     const run = async (event: string, fields: Record<string, unknown> = {}) => {
       const r = await hook(event, fields);
       expect(r.code).toBe(0);
