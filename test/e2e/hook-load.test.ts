@@ -81,6 +81,18 @@ describe('what `baton hook` loads (it runs on every turn of an agent: what it lo
     expect(loaded).toMatch(/^\/\/ dist\/core\/errors\.js$/m);
   });
 
+  it("loads `baton init`'s module only for a session's start, not with the store side of every hook", () => {
+    // hook.cjs imports the store side (hook-run) when the event needs the store: a Stop, a PostToolUse of TodoWrite
+    const [storeSide] = [
+      ...readFileSync(join(bundle, 'hook.cjs'), 'utf8').matchAll(/require\("\.\/(hook-run-[^"]+\.cjs)"\)/g),
+    ];
+    expect(storeSide).toBeDefined();
+    const chunks = [...loadedWith(storeSide![1]!)];
+    const loaded = chunks.map((f) => readFileSync(join(bundle, f), 'utf8')).join('\n');
+    expect(loaded).toMatch(/^\/\/ dist\/cli\/hook-run\.js$/m);
+    expect(loaded).not.toMatch(/^\/\/ dist\/integrations\/init\/init\.js$/m);
+  });
+
   it("never loads ICU's collation or formatters in a turn's hooks", async () => {
     const { repo, baton } = hookWorkspace();
     const transcript = join(repo, 'session.jsonl');

@@ -37,7 +37,6 @@ import type { HookAgent, HookEvent, HookPayload } from './hook-payload.js';
 import { agentLabel } from '../../core/agent-label.js';
 import { catchUpTranscripts, type CaughtEnd, type CaughtUp, type Elsewhere } from './catch-up.js';
 import { goneAgents } from './gone-agents.js';
-import { notSetUpNote, worktreesNotSetUp } from '../init/init.js';
 
 export interface HookSettings {
   autoTrack: boolean;
@@ -821,10 +820,13 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
       // compaction or a resume goes on with the same conversation, whose user knows what it was doing
       const goingOn =
         (source === 'startup' || source === 'clear') && !done && !busy ? await continuing(ctx, t) : null;
-      // a worktree added after `baton init` has none of its (uncommitted) files: said where the user looks
+      // a worktree added after `baton init` has none of its (uncommitted) files: said where the user looks (init's
+      // module loads for a start only: the other hooks of a turn never need it)
       const missing =
-        source === 'startup' && ctx.home && ctx.worktree ? worktreesNotSetUp(ctx.home, ctx.worktree) : [];
-      const unwired = missing.length ? notSetUpNote(missing) : null;
+        source === 'startup' && ctx.home && ctx.worktree
+          ? (await import('../init/init.js')).worktreesNotSetUp(ctx.home, ctx.worktree)
+          : [];
+      const unwired = missing.length ? (await import('../init/init.js')).notSetUpNote(missing) : null;
       // a limit still in force: the agent may stop again at once (the briefing says it too, to the agent; a new
       // conversation is told it with the work it goes on with)
       // another person's unfinished work here (a teammate's clone at this path, or this branch in theirs): pointed to
