@@ -50,17 +50,18 @@ export const ownerFields = (w: { owner?: string | null | undefined }, elsewhere:
  * A resume refused for a teammate's workflow (in progress: its agent goes on with it), said as theirs: the core's
  * refusal carries what it refused as data (`resume_refusal`), and knows no "you"; here, where the person is known, it
  * is said again with the owner (`ana@team.example's worktree`, the workflow named theirs). Any other error is returned
- * as it is.
+ * as it is. `me`: the person's identity at `cwd`, when the caller already asked it.
  */
 export async function resumeRefusedTheirs(
   e: unknown,
   cwd: string,
   get: (workflowId: string) => Promise<{ worktree: string | null; owner?: string | null | undefined }>,
+  me?: string | null,
 ): Promise<unknown> {
   if (!BatonError.isInstance(e) || e.code !== 'invalid_transition') return e;
   const refusal = ResumeRefusal.safeParse(e.details.resume_refusal);
   if (!refusal.success) return e;
-  const theirs = (await elsewhereOf(cwd, await get(refusal.data.workflow_id)))?.owner;
+  const theirs = (await elsewhereOf(cwd, await get(refusal.data.workflow_id), me))?.owner;
   if (!theirs) return e;
   return new BatonError(e.code, resumeRefusalText(refusal.data, 'resume', theirs), {
     ...e.details,

@@ -62,6 +62,15 @@ export interface Ref {
 /** Where an agent gets its context from: a Claude Code hook, the MCP server, the CLI, Baton's own runner. */
 export type Channel = 'hook' | 'mcp' | 'cli' | 'runner';
 
+/**
+ * Who asks: `identity`, the git identity of the person where they are (the CLI's own; null: none is set there). Whose
+ * a workflow is to them is told by it, a teammate's apart (its checkpoint not restored, its git state not read from
+ * the clone at its path); absent, a server tells by the identity where it runs (the dashboard's).
+ */
+export interface AskedBy {
+  identity?: string | null;
+}
+
 export type TaskAction = 'start' | 'done' | 'fail' | 'block' | 'unblock' | 'skip';
 
 export type { PersonResumeResult, RecordInput };
@@ -207,7 +216,7 @@ export interface BatonClient {
     input: { reason?: string | null; force?: boolean; timeout_ms?: number },
   ): Promise<PauseResult>;
   /** A person's resume; on a workflow in progress with a pause requested, the request withdrawn (`pause_withdrawn`). */
-  resume(ref: Ref): Promise<PersonResumeResult>;
+  resume(ref: Ref, by?: AskedBy): Promise<PersonResumeResult>;
   context(ref: Ref, budget?: number): Promise<CompiledContext>;
   /** Hands the current context to the running session and records the delivery (for the verified handoff). */
   deliverContext(ref: Ref, via: Channel, budget?: number): Promise<CompiledContext>;
@@ -232,11 +241,12 @@ export interface BatonClient {
     path?: string,
     opts?: { recent?: boolean },
   ): Promise<{ workflow_id: string; imports: ImportView[] }>;
-  recoveryOptions(ref: Ref): Promise<RecoveryPlan>;
+  recoveryOptions(ref: Ref, by?: AskedBy): Promise<RecoveryPlan>;
   recover(
     ref: Ref,
     option: RecoveryChoice,
     checkpoint: string | null,
+    by?: AskedBy,
   ): Promise<ResumeResult & { option: RecoveryChoice }>;
   interrupt(ref: Ref, reason: string): Promise<InterruptResult>;
   snapshotNow(
@@ -265,13 +275,13 @@ export interface BatonClient {
   rebuild(workflowId?: string): Promise<{ workflows: number; events: number }>;
   /** Back to a checkpoint: the workflow state and the worktree; a restore that moves the branch needs `confirm`. */
   /**
-   * `identity`: the git identity of the person asking where they are (the CLI's): a server refuses a teammate's
-   * checkpoint by it, else by its own (the dashboard's); the local service runs no such check.
+   * `identity` (`AskedBy`): a server refuses a teammate's checkpoint by it, else by its own (the dashboard's); the
+   * local service runs no such check (the CLI refuses it first).
    */
   restoreCheckpoint(
     ref: Ref,
     checkpoint: string | null,
-    opts: RestoreOptions & { identity?: string | null },
+    opts: RestoreOptions & AskedBy,
   ): Promise<CheckpointRestore>;
   /** The workflow's events from a seq on (snapshots summarised): the dashboard's history. */
   history(ref: Ref, after?: number, limit?: number): ReturnType<BatonService['history']>;

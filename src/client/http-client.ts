@@ -14,6 +14,7 @@ import type {
 } from '../service/index.js';
 import { isLiveSnapshotId, liveSnapshotId } from '../service/index.js';
 import type {
+  AskedBy,
   BatonClient,
   Channel,
   PauseResult,
@@ -352,11 +353,11 @@ export class HttpClient implements BatonClient {
     );
   }
 
-  resume(ref: Ref) {
+  resume(ref: Ref, by: AskedBy = {}) {
     return this.call<Awaited<ReturnType<BatonClient['resume']>>>(
       'POST',
       `${this.wf(ref)}/resume`,
-      undefined,
+      by.identity === undefined ? undefined : { identity: by.identity },
       ref,
     );
   }
@@ -461,10 +462,12 @@ export class HttpClient implements BatonClient {
     );
   }
 
-  recoveryOptions(ref: Ref) {
+  recoveryOptions(ref: Ref, by: AskedBy = {}) {
+    // none set where the person asks: `identity=` (empty)
+    const query = by.identity === undefined ? '' : `?identity=${e(by.identity ?? '')}`;
     return this.call<Awaited<ReturnType<BatonClient['recoveryOptions']>>>(
       'GET',
-      `${this.wf(ref)}/recovery-options`,
+      `${this.wf(ref)}/recovery-options${query}`,
       undefined,
       ref,
     );
@@ -526,11 +529,16 @@ export class HttpClient implements BatonClient {
     );
   }
 
-  recover(ref: Ref, option: Parameters<BatonClient['recover']>[1], checkpoint: string | null) {
+  recover(
+    ref: Ref,
+    option: Parameters<BatonClient['recover']>[1],
+    checkpoint: string | null,
+    by: AskedBy = {},
+  ) {
     return this.call<Awaited<ReturnType<BatonClient['recover']>>>(
       'POST',
       `${this.wf(ref)}/recover`,
-      { option, checkpoint },
+      { option, checkpoint, ...(by.identity === undefined ? {} : { identity: by.identity }) },
       ref,
     );
   }

@@ -10,7 +10,15 @@ import {
   submitWork,
 } from '../service/index.js';
 import { finishedWork, snapshotShown } from '../core/index.js';
-import type { BatonClient, Channel, RecordInput, RecordResult, Ref, TaskAction } from './baton-client.js';
+import type {
+  AskedBy,
+  BatonClient,
+  Channel,
+  RecordInput,
+  RecordResult,
+  Ref,
+  TaskAction,
+} from './baton-client.js';
 import { workflowView } from './views.js';
 
 /** The in-process client: calls the service directly (the CLI without a server). */
@@ -179,8 +187,8 @@ export class LocalClient implements BatonClient {
   }
 
   /** A person's resume: a requested pause still waiting is withdrawn; else the work a worker ran is queued again. */
-  resume(ref: Ref) {
-    return this.service.resumeOrWithdraw(this.ref(ref));
+  resume(ref: Ref, by: AskedBy = {}) {
+    return this.service.resumeOrWithdraw(this.ref(ref), by.identity);
   }
 
   async context(ref: Ref, budget?: number) {
@@ -234,8 +242,8 @@ export class LocalClient implements BatonClient {
     return this.service.queries.imports(await this.service.resolve(this.ref(ref)), path, opts);
   }
 
-  recoveryOptions(ref: Ref) {
-    return this.service.recoveryOptions(this.ref(ref));
+  recoveryOptions(ref: Ref, by: AskedBy = {}) {
+    return this.service.recoveryOptions(this.ref(ref), by.identity);
   }
 
   restoreCheckpoint(
@@ -262,8 +270,13 @@ export class LocalClient implements BatonClient {
     return this.service.taskLog(this.ref(ref), name, offset, limit);
   }
 
-  async recover(ref: Ref, option: Parameters<BatonService['recover']>[1], checkpoint: string | null) {
-    return { ...(await this.service.recover(this.ref(ref), option, checkpoint)), option };
+  async recover(
+    ref: Ref,
+    option: Parameters<BatonService['recover']>[1],
+    checkpoint: string | null,
+    by: AskedBy = {},
+  ) {
+    return { ...(await this.service.recover(this.ref(ref), option, checkpoint, by.identity)), option };
   }
 
   async interrupt(ref: Ref, reason: string) {

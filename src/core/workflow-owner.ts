@@ -28,11 +28,14 @@ export function theirCheckpointWords(
 
 /**
  * Why a teammate's worktree's git state is not read where the reader is (the note of the git capture a resume, a
- * recovery and the recovery options use instead): the clone at their worktree's path on this machine works under
+ * recovery and the recovery options use instead): the person asking (`asker`, the identity a CLI sends a server) is
+ * not its owner, or, asked by no one in particular, the clone at their worktree's path on this machine works under
  * another git identity (devcontainers' one path, another person's clone), so its branch and files are not theirs.
  */
-export const theirGitNote = (w: { owner: string; worktree: string }): string =>
-  `${w.worktree} is ${w.owner}'s worktree, and the clone at that path on this machine works under another git identity: its git state is read only in their clone`;
+export const theirGitNote = (w: { owner: string; worktree: string }, asker?: string | null): string =>
+  asker
+    ? `${w.worktree} is ${w.owner}'s worktree, not yours (${asker}): its git state is read only in their clone`
+    : `${w.worktree} is ${w.owner}'s worktree, and the clone at that path on this machine works under another git identity: its git state is read only in their clone`;
 
 /**
  * What a checkpoint option of a teammate's workflow would change in git, said instead of a plan read from the wrong

@@ -606,7 +606,10 @@ export class BatonService {
    * nothing runs is refused with what goes on with it. `next_step`: what runs the resumed workflow, when nothing
    * does by itself (`baton run -w ...` for one `baton run` drives).
    */
-  async resume(ref: WorkflowRef, opts: { requeue?: boolean } = {}): Promise<ResumeResult> {
+  async resume(
+    ref: WorkflowRef,
+    opts: { requeue?: boolean; asker?: string | null } = {},
+  ): Promise<ResumeResult> {
     const s = await this.resolve(ref, askWhichRun);
     const next = await nextStep(this.store, s, this.options.watch?.ports);
     if (next)
@@ -614,7 +617,7 @@ export class BatonService {
         current_status: s.status,
         command: next.command,
       });
-    const r = await this.resumer.resume({ workflowId: s.id });
+    const r = await this.resumer.resume({ workflowId: s.id }, opts.asker);
     const requeued = opts.requeue ? await requeuePaused(this, r.workflow_id) : null;
     return { ...r, ...(requeued ? { requeued: true } : {}), next_step: await this.nextStepOf(r.workflow_id) };
   }
@@ -623,9 +626,9 @@ export class BatonService {
    * A person's resume (the CLI, the API and the dashboard, the MCP tool): a pause requested and still waiting is
    * withdrawn, and the workflow goes on; otherwise `resume`, with the work a worker ran queued again, and the agent
    * whose hooks follow it (`followedBy`). A pause past its timeout has taken effect first (as for any command): that
-   * one is resumed.
+   * one is resumed. `asker`: the git identity of the person asking (`theirCheckout`).
    */
-  async resumeOrWithdraw(ref: WorkflowRef): Promise<PersonResumeResult> {
+  async resumeOrWithdraw(ref: WorkflowRef, asker?: string | null): Promise<PersonResumeResult> {
     const s = await this.resolve(ref, askWhichRun);
     const id = { workflowId: s.id };
     if (s.pause_requested) {
@@ -640,23 +643,24 @@ export class BatonService {
         };
       }
     }
-    const r = await this.resume(id, { requeue: true });
+    const r = await this.resume(id, { requeue: true, asker });
     return { outcome: 'resumed', ...r, ...followedBy(await this.runner.load(r.workflow_id), this.options) };
   }
 
   /**
    * Recovery, then a new session (a person's: work a worker ran before it was paused is queued again, as after a
    * resume); `next_step` and the agent whose hooks follow it (`followedBy`) as for a resume: how it goes on is said
-   * the same way.
+   * the same way. `asker`: the git identity of the person asking (`theirCheckout`).
    */
   async recover(
     ref: WorkflowRef,
     option: 'checkpoint' | 'live_state' | 'fresh',
     checkpointName: string | null,
+    asker?: string | null,
   ): Promise<ResumeResult> {
     const s = await this.resolve(ref, askWhichRun);
     assertRecoverable(s, await nextStep(this.store, s, this.options.watch?.ports));
-    const r = await this.resumer.recover({ workflowId: s.id }, option, checkpointName);
+    const r = await this.resumer.recover({ workflowId: s.id }, option, checkpointName, asker);
     const requeued = await requeuePaused(this, r.workflow_id);
     const state = await this.runner.load(r.workflow_id);
     return {
@@ -679,17 +683,19 @@ export class BatonService {
 
   /**
    * The recovery options, each priced and with what choosing it would change: the task statuses, and for a
-   * checkpoint the commits that would leave the branch (kept on a backup ref) and the files that would change.
+   * checkpoint the commits that would leave the branch (kept on a backup ref) and the files that would change. `asker`:
+   * the git identity of the person asking, whose a teammate's is told by (`theirCheckout`).
    */
-  async recoveryOptions(ref: WorkflowRef) {
-    return this.recoveryPlan(await this.resolve(ref));
+  async recoveryOptions(ref: WorkflowRef, asker?: string | null) {
+    return this.recoveryPlan(await this.resolve(ref), asker);
   }
 
   /** The recovery options of `s` as `recoveryOptions` gives them, for a state already read (the run folder's mirror). */
-  async recoveryPlan(s: WorkflowState) {
+  async recoveryPlan(s: WorkflowState, asker?: string | null) {
     const plan = await this.queries.recoveryOptions(
       s,
       await nextStep(this.store, s, this.options.watch?.ports),
+      asker,
     );
     const options = [];
     let recommended = plan.recommended;
@@ -697,7 +703,7 @@ export class BatonService {
       if (o.type === 'checkpoint') {
         const cp = await findCheckpoint(this.store, s, o.target);
         // a teammate's: planned from no clone here (the one at their path is not theirs), where it is done said instead
-        const theirs = await theirCheckout(this.git, s);
+        const theirs = await theirCheckout(this.git, s, asker);
         const changes = await checkpointChanges(this, s, cp, theirs).catch((e: Error) => ({
           tasks: [],
           git: null,

@@ -379,15 +379,15 @@ export class Queries {
   /**
    * The recovery options, each with the size of the context it would hand over and what that costs; the one
    * recommended depends on whether the worktree is still as the latest snapshot saw it. `next`: what goes on with
-   * an in-progress workflow nothing runs now.
+   * an in-progress workflow nothing runs now; `asker`: the git identity of the person asking (`theirCheckout`).
    */
-  async recoveryOptions(s: WorkflowState, next: NextStep | null = null) {
+  async recoveryOptions(s: WorkflowState, next: NextStep | null = null, asker?: string | null) {
     const live = await this.store.loadLiveState(s.id);
     if (!s.last_snapshot) return recoveryOptions(s, live?.saved_at ?? null, { next });
     const latest = await this.latestSnapshot(s);
     const plan = recoveryOptions(s, live?.saved_at ?? null, {
       next,
-      worktree: await this.worktreeAgreement(s, latest),
+      worktree: await this.worktreeAgreement(s, latest, asker),
     });
     const price = this.options.inputPricePerMTok ?? 3;
     const options = [];
@@ -409,9 +409,13 @@ export class Queries {
   }
 
   /** Whether the worktree is as the snapshot saw it: a resume from it would warn about nothing in git. */
-  private async worktreeAgreement(s: WorkflowState, snap: SessionSnapshot): Promise<WorktreeAgreement> {
+  private async worktreeAgreement(
+    s: WorkflowState,
+    snap: SessionSnapshot,
+    asker?: string | null,
+  ): Promise<WorktreeAgreement> {
     if (!this.git || !snap.git_state) return 'unknown';
-    const now = await workflowGit(this.git, s);
+    const now = await workflowGit(this.git, s, asker);
     if (!now.state) return 'unknown';
     return gitDivergence(snap.git_state, now).length === 0 ? 'agrees' : 'differs';
   }

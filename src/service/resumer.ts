@@ -143,10 +143,11 @@ export class Resumer {
     return { ...r, compiled };
   }
 
-  async resume(ref: WorkflowRef): Promise<ResumeResult> {
+  /** `asker`: the git identity of the person asking, whose a teammate's is told by (`theirCheckout`). */
+  async resume(ref: WorkflowRef, asker?: string | null): Promise<ResumeResult> {
     const base = await resolveWorkflow(this.runner.store, this.git, ref);
     // a teammate's worktree is not read from another person's clone: its warnings say so instead
-    const git = await workflowGit(this.git, base);
+    const git = await workflowGit(this.git, base, asker);
     const snapshot = await latestSnapshot(this.runner, base, git);
     const commitsSince = await commitsSinceSnapshot(this.git, base.worktree, snapshot, git);
     const { result, state } = await this.runner.run(base.id, (d) =>
@@ -168,10 +169,11 @@ export class Resumer {
     ref: WorkflowRef,
     option: RecoveryChoice,
     checkpointName: string | null,
+    asker?: string | null,
   ): Promise<ResumeResult> {
     const base = await resolveWorkflow(this.runner.store, this.git, ref);
     // a teammate's worktree is not read from another person's clone: its warnings say so instead
-    const git = await workflowGit(this.git, base);
+    const git = await workflowGit(this.git, base, asker);
     const snapshot = await latestSnapshot(this.runner, base, git);
     let checkpointSnapshot: SessionSnapshot | null = null;
     let name = checkpointName;

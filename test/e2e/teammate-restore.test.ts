@@ -103,6 +103,8 @@ describe.each(['sqlite', 'postgres'] as const)(
 
       // her recovery options, asked in his clone: no plan is read from his branch (his commit is not hers to lose)
       const notRead = `${ana} is ana@team.example's worktree, and the clone at that path on this machine works under another git identity: its git state is read only in their clone`;
+      // a resume and a recovery are told by Ben's identity (the one the CLI sends, as to a server)
+      const notYours = `${ana} is ana@team.example's worktree, not yours (ben@team.example): its git state is read only in their clone`;
       const options = await asBen(ben, 'recover', '-w', anas);
       expect(options.code, options.stderr).toBe(0);
       expect(options.stdout).toContain(`in ana@team.example's worktree ${ana}`);
@@ -119,7 +121,7 @@ describe.each(['sqlite', 'postgres'] as const)(
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(resumed.stdout).not.toContain('ben.go');
       expect(resumed.stdout).not.toContain('HEAD moved');
-      expect(resumed.stdout).toContain(`git state cannot be compared: ${notRead}`);
+      expect(resumed.stdout).toContain(`git state cannot be compared: ${notYours}`);
       // paused and checkpointed from his clone, with a file of his not committed: his clone is not recorded as hers
       writeFileSync(join(ben, 'notes.txt'), 'his\n');
       const paused = await asBen(ben, 'pause', '--force', '-w', anas, '--json');

@@ -41,5 +41,5 @@ export async function team(store: 'sqlite' | 'postgres') {
   /** Ben's shell at `dir`: his identity and HOME, wherever his clone is. */
   const asBen = (dir: string, ...args: string[]) => runCli(args, { cwd: dir, env: benEnv });
   const follows = (stderr: string) => /workflow (wf-[^\s)]+)/.exec(stderr)?.[1];
-  return { origin, ana, ben, benEnv, hook, baton, asBen, follows, cloneAt };
+  return { origin, ana, ben, anaEnv, benEnv, hook, baton, asBen, follows, cloneAt };
 }

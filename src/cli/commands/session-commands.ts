@@ -46,7 +46,13 @@ import { snapshotsTable, snapshotText } from '../snapshot-table.js';
 import { detailsText } from '../details-text.js';
 import { usageLine } from '../usage-line.js';
 import { goOnLine, pauseText, pauseWithdrawnText, resumedGoOnLine, whoseWords } from '../pause-text.js';
-import { elsewhereOf, ownerFields, resumeRefusedTheirs, type Elsewhere } from '../whose-workflow.js';
+import {
+  elsewhereOf,
+  identityAt,
+  ownerFields,
+  resumeRefusedTheirs,
+  type Elsewhere,
+} from '../whose-workflow.js';
 import { catchUpFollowed } from '../../integrations/hooks/followed-catch-up.js';
 import { sayAlsoOpen, takenRef } from '../taken-workflow.js';
 import {
@@ -455,13 +461,15 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
     .action(
       action(rt, async ({ client, print, rt }, o: { workflow?: string }) => {
         const ref = rt.ref(o.workflow);
+        // the person's identity here: whose the workflow is, here and to a server (which reads no git of a teammate's)
+        const identity = await identityAt(rt.cwd);
         // refused for a teammate's workflow in progress: said as theirs, their agent going on in their worktree
-        const resumed = await client.resume(ref).catch(async (e: unknown) => {
-          throw await resumeRefusedTheirs(e, rt.cwd, (workflowId) => client.get({ workflowId }));
+        const resumed = await client.resume(ref, { identity }).catch(async (e: unknown) => {
+          throw await resumeRefusedTheirs(e, rt.cwd, (workflowId) => client.get({ workflowId }), identity);
         });
         // a teammate's workflow (-w on a database a team shares) is named theirs, and where its agent goes on
         const w = await client.get({ workflowId: resumed.workflow_id });
-        const elsewhere = await elsewhereOf(rt.cwd, w);
+        const elsewhere = await elsewhereOf(rt.cwd, w, identity);
         const r = { ...resumed, ...ownerFields(w, elsewhere) };
         print(r, () =>
           r.outcome === 'pause_withdrawn' ? pauseWithdrawnText(r, elsewhere) : resumeText(r, elsewhere),
@@ -674,11 +682,14 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
           const option = o.option ?? (o.checkpoint ? 'checkpoint' : undefined);
           // only the options are listed of the workflow a conversation was at work in last: a recovery asks which
           const ref = option ? rt.ref(o.workflow) : await takenRef(rt, client, o.workflow);
+          // the person's identity here: whose the workflow is, here and to a server (which plans nothing in git of a
+          // teammate's, and reads no git state of it)
+          const identity = await identityAt(rt.cwd);
           if (!option) {
-            const plan = await client.recoveryOptions(ref);
+            const plan = await client.recoveryOptions(ref, { identity });
             // a teammate's (-w on a database a team shares): named theirs, its worktree's part said to be done there
             const w = await client.get({ workflowId: plan.workflow_id });
-            const elsewhere = await elsewhereOf(rt.cwd, w);
+            const elsewhere = await elsewhereOf(rt.cwd, w, identity);
             // a workflow the hooks follow whose agent is gone: the agent started again goes on from it, nothing to undo
             const status =
               plan.refusal && plan.status === 'in_progress' ? ((await client.status(ref)) as Status) : null;
@@ -704,10 +715,11 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
             ref,
             oneOf(option, ['checkpoint', 'live_state', 'fresh'] as const, '--option'),
             o.checkpoint ?? null,
+            { identity },
           );
           // a teammate's (-w on a database a team shares): named theirs, going on in their worktree
           const w = await client.get({ workflowId: r.workflow_id });
-          const elsewhere = await elsewhereOf(rt.cwd, w);
+          const elsewhere = await elsewhereOf(rt.cwd, w, identity);
           print(
             { ...r, ...ownerFields(w, elsewhere) },
             () => `recovered from ${r.option}\n${resumeText(r, elsewhere)}`,

@@ -59,6 +59,15 @@ export interface RouteDeps {
   you?: () => Promise<string | null>;
 }
 
+/**
+ * Whose a workflow is told by, for a request: the identity it gives (`Identity`: the CLI's own, null when none is set
+ * where it runs), else the one the server serves (`you`); null when neither can tell.
+ */
+export const askerOf = async (
+  deps: Pick<RouteDeps, 'you'>,
+  identity: string | null | undefined,
+): Promise<string | null> => (identity !== undefined ? identity : deps.you ? await deps.you() : null);
+
 /** What the sessions table and a status say of `you` (`RouteDeps.you`): nothing when the server cannot tell. */
 export const youOf = async (deps: Pick<RouteDeps, 'you'>): Promise<{ you?: string | null }> =>
   deps.you ? { you: await deps.you() } : {};

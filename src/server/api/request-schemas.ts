@@ -277,9 +277,25 @@ export const CompleteBody = z
   .strictObject({ reason: opt(text(2000)), force: z.boolean().default(false) })
   .openapi('CompleteInput');
 export const CheckpointBody = z.strictObject({ name: z.string().min(1).max(100) });
+/**
+ * The git identity of the person asking, where they are (the CLI sends its own; null: none is set there): whose a
+ * workflow is to them, a teammate's told apart by it (its checkpoint not restored, its git state not read from here).
+ * Absent (the dashboard): the identity where the server runs (`askerOf`).
+ */
+export const Identity = z.string().max(320).nullable().optional();
+/** `Identity` in a query (a GET's): `identity=` (empty) is none set where the person asks. */
+export const IdentityQuery = z.strictObject({
+  identity: z
+    .string()
+    .max(320)
+    .optional()
+    .transform((v) => (v === '' ? null : v)),
+});
+export const ResumeBody = z.strictObject({ identity: Identity });
 export const RecoverBody = z.strictObject({
   option: z.enum(['checkpoint', 'live_state', 'fresh']),
   checkpoint: opt(z.string().max(200)),
+  identity: Identity,
 });
 export const CleanupBody = z.strictObject({
   older_than_ms: z.number().int().nonnegative(),

@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { invalidTransition, ownedBy, theirCheckpointWords } from '../../core/index.js';
-import { cwdHeaders, jsonBody, refOf, responses, type RouteDeps } from './define.js';
-import { WorkflowParams } from './request-schemas.js';
+import { askerOf, cwdHeaders, jsonBody, refOf, responses, type RouteDeps } from './define.js';
+import { Identity, WorkflowParams } from './request-schemas.js';
 import { CheckpointRestore, EventHistory, TaskLog, TaskLogList } from './response-schemas.js';
 
 export const RestoreBody = z
@@ -11,11 +11,7 @@ export const RestoreBody = z
     force: z.boolean().default(false),
     dry_run: z.boolean().default(false),
     confirm: z.boolean().default(false),
-    /**
-     * The git identity of the person asking, where they are (the CLI sends its own): whose a checkpoint is to them.
-     * Absent (the dashboard), the identity where the server runs.
-     */
-    identity: z.string().max(320).nullable().optional(),
+    identity: Identity,
   })
   .openapi('RestoreInput');
 
@@ -58,7 +54,7 @@ export function registerRunRoutes({ app, client, you }: RouteDeps) {
       // is restored in their clone, never by this server's git at their worktree's path on this machine: refused
       // before anything is planned. No identity cannot tell a teammate's from the person's own (a `baton serve`
       // started outside the repository whose config names them): nothing is refused, the dashboard says it cannot tell
-      const me = b.identity !== undefined ? b.identity : you ? await you() : null;
+      const me = await askerOf({ you }, b.identity);
       if (me !== null) {
         const w = await client.get(refOf(c, c.req.valid('param').id));
         if (w.owner && w.worktree && !ownedBy(w, me))

@@ -1,6 +1,13 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { cwdHeaders, jsonBody, refOf, responses, type RouteDeps } from './define.js';
-import { PauseBody, RecoverBody, SessionParams, WorkflowParams } from './request-schemas.js';
+import { askerOf, cwdHeaders, jsonBody, refOf, responses, type RouteDeps } from './define.js';
+import {
+  IdentityQuery,
+  PauseBody,
+  RecoverBody,
+  ResumeBody,
+  SessionParams,
+  WorkflowParams,
+} from './request-schemas.js';
 import {
   PauseResult,
   RecoveryPlan,
@@ -13,7 +20,7 @@ import {
 const tags = ['sessions'];
 
 /** Pause, resume, interrupt, recovery, and the session status of the session-resumption design. */
-export function registerSessionRoutes({ app, client }: RouteDeps) {
+export function registerSessionRoutes({ app, client, you }: RouteDeps) {
   app.openapi(
     createRoute({
       method: 'post',
@@ -44,13 +51,21 @@ export function registerSessionRoutes({ app, client }: RouteDeps) {
       tags,
       summary:
         'start the next session from the latest snapshot and return its compiled resume context; on a workflow in progress with a pause requested, withdraw that request',
-      request: { params: WorkflowParams, ...cwdHeaders },
+      // the body is optional: `identity`, whose a teammate's is told by (its git state not read from here)
+      request: {
+        params: WorkflowParams,
+        ...cwdHeaders,
+        body: { ...jsonBody(ResumeBody), required: false },
+      },
       responses: responses(
         ResumeOutcome,
         'the new session and its context (resumed), or the pause request withdrawn (pause_withdrawn)',
       ),
     }),
-    async (c) => c.json(await client.resume(refOf(c, c.req.valid('param').id)), 200),
+    async (c) => {
+      const identity = await askerOf({ you }, c.req.valid('json').identity);
+      return c.json(await client.resume(refOf(c, c.req.valid('param').id), { identity }), 200);
+    },
   );
 
   app.openapi(
@@ -78,11 +93,15 @@ export function registerSessionRoutes({ app, client }: RouteDeps) {
       method: 'get',
       path: '/api/workflows/{id}/recovery-options',
       tags: ['recovery'],
-      summary: 'the recovery options with their data-loss estimates',
-      request: { params: WorkflowParams, ...cwdHeaders },
+      summary:
+        "the recovery options with their data-loss estimates; a teammate's (not `identity`'s) checkpoint plans no git restore from here",
+      request: { params: WorkflowParams, ...cwdHeaders, query: IdentityQuery },
       responses: responses(RecoveryPlan, 'the recovery plan'),
     }),
-    async (c) => c.json(await client.recoveryOptions(refOf(c, c.req.valid('param').id)), 200),
+    async (c) => {
+      const identity = await askerOf({ you }, c.req.valid('query').identity);
+      return c.json(await client.recoveryOptions(refOf(c, c.req.valid('param').id), { identity }), 200);
+    },
   );
 
   app.openapi(
@@ -96,7 +115,10 @@ export function registerSessionRoutes({ app, client }: RouteDeps) {
     }),
     async (c) => {
       const b = c.req.valid('json');
-      const out = await client.recover(refOf(c, c.req.valid('param').id), b.option, b.checkpoint);
+      const identity = await askerOf({ you }, b.identity);
+      const out = await client.recover(refOf(c, c.req.valid('param').id), b.option, b.checkpoint, {
+        identity,
+      });
       return c.json(out, 200);
     },
   );
