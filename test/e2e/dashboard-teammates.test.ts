@@ -142,12 +142,54 @@ describe.runIf(process.platform === 'linux')('dashboard: whose each workflow is 
     const p = await open(server, `#/workflows/${anas}/recover`);
     const option = p.locator('[data-option="checkpoint"]');
     await waitForText(
+      option.getByTestId('their-checkpoint'),
+      `its branch and files go back only in their worktree ${ana}`,
+    );
+    await waitForText(
       option.getByTestId('git-changes'),
-      `the branch and files go back only in ${ANA}'s worktree ${ana}`,
+      'left as it is (only the records go back from here)',
     );
     expect(await option.getByTestId('commits-leaving').count()).toBe(0);
     expect(await option.textContent()).not.toMatch(/moves from|add ben\.go|already at the checkpoint/);
     await p.screenshot({ path: join(shots, '42-teammate-recovery-same-path.png'), fullPage: true });
+  });
+
+  it("on PostgreSQL her checkpoint's card offers Ben only its records: whose it is, where it is restored, no restore that fails", async () => {
+    const { ana, ben, benEnv, hook, baton, follows } = await twoClones('postgres');
+    const a = await hook(ana, 'SessionStart', { session_id: 'ana-1', source: 'startup' });
+    const anas = follows(a.stderr)!;
+    await hook(ana, 'UserPromptSubmit', { session_id: 'ana-1', prompt: 'stabilise the flaky login test' });
+    expect((await baton(ana, 'checkpoint', '--name', 'start')).code).toBe(0);
+    writeFileSync(join(ana, 'login.go'), 'package cli\n');
+    gitIn(ana, 'add', 'login.go');
+    gitIn(ana, 'commit', '-q', '-m', 'add login.go');
+    expect((await baton(ana, 'pause', '--force')).code).toBe(0);
+    const heads = () => [ana, ben].map((r) => gitIn(r, 'rev-parse', 'HEAD').trim());
+    const before = heads();
+
+    // Ben's own dashboard: `baton serve` in his clone, with his identity
+    server = await startServerProcess(tempDir('baton-home-'), { cwd: ben, env: benEnv });
+    const p = await open(server, `#/workflows/${anas}/recover`);
+    const card = p.locator('[data-option="checkpoint"]');
+    const note = card.getByTestId('their-checkpoint');
+    await waitForText(note, `${ANA}'s checkpoint`);
+    const said = (await note.textContent()) ?? '';
+    expect(said).toContain(`its branch and files go back only in their worktree ${ana}, by them`);
+    expect(said).toMatch(new RegExp(`baton recover -w ${anas} --checkpoint \\S*start`));
+    expect(said).toContain('Restore only the records');
+    expect(await card.getByRole('button', { name: 'Restore this checkpoint' }).count()).toBe(0);
+    expect(await card.textContent()).not.toMatch(/--state-only|moves from|add login\.go/);
+    await p.screenshot({ path: join(shots, '43-teammate-checkpoint-card.png'), fullPage: true });
+
+    // the records alone: a new session of hers, both clones as they were
+    await card.getByRole('button', { name: 'Restore only the records' }).click();
+    await waitForText(p.locator('.toast'), `session 2 started`);
+    expect(await p.locator('.toast').textContent()).toContain(
+      `not yours: ${ANA}'s agent goes on with it, in their worktree ${ana}`,
+    );
+    expect(heads()).toEqual(before);
+    const status = (await baton(ana, 'status', '--json')).json<{ workflow: Record<string, unknown> }>();
+    expect(status.workflow).toMatchObject({ session_count: 2 });
   });
 
   it('a server where no git identity is set says it cannot tell whose are yours; one person alone sees no owners', async () => {

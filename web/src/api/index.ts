@@ -3,7 +3,14 @@ export { openLiveSocket, type LiveState } from './live-socket.js';
 export { tokenStore } from './token-store.js';
 export { isResumable, isTerminal } from './status-rules.js';
 export { hookedResume, resumedWords } from './resumed-words.js';
-export { severalOwners, teammateGoesOn, teammateOf, type Owners, type Teammate } from './owner-words.js';
+export {
+  severalOwners,
+  teammateGoesOn,
+  teammateOf,
+  theirCheckpointWords,
+  type Owners,
+  type Teammate,
+} from './owner-words.js';
 export { pauseWaitWords, pendingPauseWords, type PauseWaits } from './pause-words.js';
 export { takersText } from './queue-words.js';
 export { shortHash } from './short-hash.js';

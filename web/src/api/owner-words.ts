@@ -20,6 +20,19 @@ export function teammateOf(
 export const severalOwners = (owners: readonly (string | null | undefined)[]): boolean =>
   new Set(owners.map((o) => o ?? null)).size > 1;
 
+/**
+ * A teammate's checkpoint on the recovery page: its branch and files go back only in their worktree, by them (the
+ * server refuses the restore from here), and what the person can do instead: put back the records alone.
+ */
+export const theirCheckpointWords = (t: Teammate, workflowId: string, checkpoint: string) => ({
+  description: `Back to checkpoint ${checkpoint}: from here, its task states only`,
+  whose: `${t.owner}'s checkpoint`,
+  where: `its branch and files go back only in their worktree ${t.worktree}, by them:`,
+  command: `baton recover -w ${workflowId} --checkpoint ${checkpoint}`,
+  instead:
+    'From here, Restore only the records puts back its task statuses and starts a new session; no worktree is touched.',
+});
+
 /** Where a teammate's workflow goes on: with their agent, in their worktree (not in one of yours). */
 export const teammateGoesOn = (t: Teammate) =>
   `${t.owner}'s agent goes on with it, in their worktree ${t.worktree}`;

@@ -1,21 +1,32 @@
-import { shortHash, type RecoveryOption } from '../api/index.js';
+import { shortHash, theirCheckpointWords, type RecoveryOption, type Teammate } from '../api/index.js';
 
 const short = (sha: string | null | undefined) => shortHash(sha, '?');
 
-/** One recovery option: what it gives up, and what choosing it would change (tasks, branch, commits, files). */
+/**
+ * One recovery option: what it gives up, and what choosing it would change (tasks, branch, commits, files). A
+ * teammate's checkpoint (`teammate`: the workflow is theirs) is not restored from here: the card says whose it is and
+ * where it is restored, and offers only the records (`onChoose` then puts back the records alone).
+ */
 export function RecoveryOptionCard({
   option: o,
+  workflowId,
+  teammate,
   recommended,
   busy,
   onChoose,
 }: {
   option: RecoveryOption;
+  workflowId: string;
+  teammate: Teammate | null;
   recommended: boolean;
   busy: boolean;
   onChoose: () => void;
 }) {
   const c = o.changes;
-  const g = c?.git ?? null;
+  const theirs =
+    o.type === 'checkpoint' && teammate ? theirCheckpointWords(teammate, workflowId, o.target) : null;
+  // a teammate's: no plan is shown from the clone at their path here, whatever the server read
+  const g = theirs ? null : (c?.git ?? null);
   return (
     <article className="card option" data-option={o.type} aria-labelledby={`option-${o.type}`}>
       <div className="card-head">
@@ -29,14 +40,25 @@ export function RecoveryOptionCard({
         {recommended && <span className="tag tag-ok">recommended</span>}
         <span className="spacer" />
         <button type="button" className="btn btn-primary" disabled={busy} onClick={onChoose}>
-          {o.type === 'checkpoint'
-            ? 'Restore this checkpoint'
-            : o.type === 'live_state'
-              ? 'Resume from the live state'
-              : 'Start fresh'}
+          {theirs
+            ? 'Restore only the records'
+            : o.type === 'checkpoint'
+              ? 'Restore this checkpoint'
+              : o.type === 'live_state'
+                ? 'Resume from the live state'
+                : 'Start fresh'}
         </button>
       </div>
-      <p>{o.description}</p>
+      <p>{theirs ? theirs.description : o.description}</p>
+      {theirs && (
+        <div className="banner banner-info" data-testid="their-checkpoint">
+          {/* one span: the banner is a flex row, and each bare text and code would be a column of its own */}
+          <span>
+            <span className="tag">{theirs.whose}</span> Not yours to restore here: {theirs.where}{' '}
+            <code>{theirs.command}</code>. {theirs.instead}
+          </span>
+        </div>
+      )}
       <dl className="facts">
         <dt>Data loss</dt>
         <dd data-testid="data-loss">{o.data_loss}</dd>
@@ -55,7 +77,9 @@ export function RecoveryOptionCard({
         </dd>
         <dt>Worktree</dt>
         <dd data-testid="git-changes">
-          {g ? (
+          {theirs ? (
+            'left as it is (only the records go back from here)'
+          ) : g ? (
             g.moves_branch ? (
               <>
                 <code>{g.branch ?? 'HEAD'}</code> moves from <code>{short(g.from)}</code> to{' '}

@@ -2,11 +2,14 @@ import { useState } from 'react';
 import {
   api,
   ApiError,
+  resumedWords,
   seg,
   shortHash,
+  teammateOf,
   type CheckpointRestore,
   type RecoveryPlan,
   type ResumeResult,
+  type Status,
 } from '../api/index.js';
 import { ErrorNote } from '../components/error-note.js';
 import { ModalDialog } from '../components/modal-dialog.js';
@@ -24,12 +27,16 @@ const message = (e: unknown) => (e instanceof ApiError ? e.message : String(e));
 /**
  * `#/workflows/{id}/recover`: the recovery options side by side, each with what it would change; a checkpoint
  * restore is planned first and done only once confirmed, showing the commits that leave the branch and the backup
- * ref that keeps them.
+ * ref that keeps them. A teammate's checkpoint (whose, as the workflow's status tells it) is restored only in their
+ * worktree: its card offers the records alone, as `baton recover --state-only` puts them back.
  */
 export function RecoveryPage({ id }: { id: string }) {
   const tick = useLiveTick(id);
   const base = `/workflows/${seg(id)}`;
   const plan = useApi<RecoveryPlan>(`${base}/recovery-options`, tick);
+  // whose it is: the owner, and the person the server serves (`you`), as the workflow's page tells a teammate's
+  const status = useApi<Status>(`${base}/status`, tick);
+  const teammate = status.data ? teammateOf(status.data.workflow, status.data.you) : null;
   const toast = useToast();
   const [busy, setBusy] = useState(false);
   const [confirm, setConfirm] = useState<CheckpointRestore | null>(null);
@@ -75,6 +82,20 @@ export function RecoveryPage({ id }: { id: string }) {
     }
   };
 
+  // a teammate's checkpoint: its records alone (task statuses, a new session), no worktree touched
+  const recordsOnly = async (checkpoint: string) => {
+    setBusy(true);
+    try {
+      const r = await api.post<ResumeResult>(`${base}/recover`, { option: 'checkpoint', checkpoint });
+      toast.success(`Restored the records of ${checkpoint}: ${resumedWords(r, false, teammate)}`);
+      navigate(hrefOf.workflow(id));
+    } catch (e) {
+      toast.error(`Failed to recover: ${message(e)}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+
   // as the workflow page does: a way back from a workflow that cannot be read (a wrong or removed id)
   if (plan.error && !plan.data)
     return (
@@ -86,7 +107,8 @@ export function RecoveryPage({ id }: { id: string }) {
       </>
     );
   const p = plan.data;
-  if (!p) return <Spinner label="loading the recovery options" />;
+  // the status too: a checkpoint's card is not offered before whose it is is known
+  if (!p || (!status.data && !status.error)) return <Spinner label="loading the recovery options" />;
   const resumable = p.recoverable;
   const dirty = p.options.some((o) => (o.changes?.git?.dirty_files.length ?? 0) > 0);
   const g = confirm?.git;
@@ -127,9 +149,17 @@ export function RecoveryPage({ id }: { id: string }) {
         <RecoveryOptionCard
           key={o.type}
           option={o}
+          workflowId={p.workflow_id}
+          teammate={teammate}
           recommended={o.type === p.recommended}
           busy={busy || !resumable}
-          onChoose={() => void (o.type === 'checkpoint' ? restore(o.target, false) : recover(o.type))}
+          onChoose={() =>
+            void (o.type !== 'checkpoint'
+              ? recover(o.type)
+              : teammate
+                ? recordsOnly(o.target)
+                : restore(o.target, false))
+          }
         />
       ))}
       <ModalDialog
