@@ -5,8 +5,9 @@ import {
   LEFT_RUNNING,
   NEVER_RETURNED,
   oneLineCommand,
+  SPOKE_AFTER,
 } from '../core/call-text.js';
-import { clipEnds } from '../core/clip.js';
+import { clip, clipEnds } from '../core/clip.js';
 import { heredoc } from '../core/heredoc.js';
 import { isContextFull, isLimitNotice, isUsageLimit } from '../core/runtime/usage-limit.js';
 import { stillRunning } from './background-commands.js';
@@ -230,6 +231,27 @@ function byFirstLines(call: string): string {
   });
 }
 
+/**
+ * The user's message after the agent's last word (entry `at`), in a turn the agent had said nothing in yet, with
+ * what the calls of that turn came to (`Then the user said "...", and the agent's calls on it, with no word yet:
+ * ...`), or that it made calls that had not returned (named after it). Null when no turn of the user's came after it,
+ * or the agent made no call in it.
+ */
+function spokeAfter(
+  entries: readonly TranscriptEntry[],
+  at: number,
+  judges: Judges,
+): { text: string; through: number } | null {
+  const start = entries.findLastIndex((e, j) => j > at && !e.sidechain && startsTurn(e));
+  if (start < 0) return null;
+  const calls = entries.slice(start + 1).some((e) => !e.sidechain && e.kind === 'tool_call' && !setsPlan(e));
+  if (!calls) return null;
+  // their words, on one line and short (the Goal or What to Do Next has them whole)
+  const said = `${SPOKE_AFTER}${clip((entries[start] as TranscriptEntry).text.replace(/\s+/g, ' ').trim(), 80)}"`;
+  const done = afterWord(entries, start, judges, `${said}, and the agent's calls on it, with no word yet`);
+  return done ?? { text: `${said}, and the agent made calls on it, with no word yet.`, through: -1 };
+}
+
 /** Whether the agent's turn went on after entry `at` (a tool call) or the user stopped it (user-interruption.ts). */
 function wentOn(entries: readonly TranscriptEntry[], at: number): boolean {
   return entries.slice(at + 1).some((e) => !e.sidechain && (e.kind === 'tool_call' || isUserInterruption(e)));
@@ -266,6 +288,9 @@ function lastMessage(
       // a message said on its way (Codex's commentary) is followed by more of the turn, read or not yet
       const ended = { turn_ended: !wentOn(entries, i) && e.commentary !== true && !answeredAfter };
       const since = ended.turn_ended ? null : afterWord(entries, i, judges);
+      // the user spoke again after it and the agent worked on that without a word (the session cut off in that turn):
+      // the message is not its answer to them, and what those calls came to is newer than it
+      const spoke = spokeAfter(entries, i, judges);
       // the turn's sub-agents: what they found, which an unfinished turn had not yet reported on, and who had not
       // answered (a turn may end waiting for them)
       const answers = subAgentsOfTurn(entries, turnStartBefore(entries, i), {
@@ -279,6 +304,7 @@ function lastMessage(
         since?.text,
         answers?.text,
         background.calls.length ? runningInBackground(background.calls) : null,
+        spoke?.text,
         open.calls.length ? neverReturned(open.calls) : null,
       ]
         .filter(Boolean)
@@ -286,6 +312,7 @@ function lastMessage(
       const through = Math.max(
         open.calls.length ? open.through : -1,
         since?.through ?? -1,
+        spoke?.through ?? -1,
         answers?.through ?? -1,
         background.through,
       );

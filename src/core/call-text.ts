@@ -50,6 +50,12 @@ export function cellCommands(code: string): string[] {
 /** How a last message begins naming the calls after it that never returned (the transcript ends while they ran). */
 export const NEVER_RETURNED = 'The transcript ends before';
 
+/**
+ * How a last message says that the user spoke again after it, the agent at work on that without a word yet (the
+ * session cut off in that turn): `Then the user said "<their words>"`, then what its calls came to.
+ */
+export const SPOKE_AFTER = 'Then the user said "';
+
 /** How a last message names the commands its turn left running in the background, never seen to end. */
 export const LEFT_RUNNING = 'Left running in the background, not seen to end when the transcript ends:';
 

@@ -1,4 +1,4 @@
-import { NEVER_RETURNED } from '../call-text.js';
+import { NEVER_RETURNED, SPOKE_AFTER } from '../call-text.js';
 import { clip, clipEnds } from '../clip.js';
 
 /**
@@ -136,6 +136,10 @@ function numberedSections(text: string): { title: string; start: number; end: nu
  */
 function headAndEnd(text: string, max: number): { text: string; cut: number } {
   const body = text.trimEnd();
+  // the user spoke after the message, the agent at work on that when the transcript ends: what it did since, and
+  // the calls it left open, are said last, newer than all the message says (its next steps included)
+  const spoke = body.lastIndexOf(SPOKE_AFTER);
+  if (spoke > 0) return newestFirst(body, spoke, max);
   const next = nextSection(body, max);
   if (next) return next;
   // the calls left open are said last, in a paragraph of their own or after a sentence ("The session was cut off
@@ -164,6 +168,40 @@ function headAndEnd(text: string, max: number): { text: string; cut: number } {
   if (open && (room < 40 || !before)) return { text: end, cut: body.length - end.length };
   const head = before.length <= room ? { text: before, cut: 0 } : headOf(before, room);
   return { text: `${head.text}${join}${end}`, cut: body.length - (before.length - head.cut) - end.length };
+}
+
+/**
+ * A last message the user spoke after (`spoke`: where that is said), the agent at work on it when the transcript
+ * ends: the calls it left open first (both ends when the room is short), then what its calls on it came to, then the
+ * message's head, each in the room the newer ones leave (none under 40 characters).
+ */
+function newestFirst(body: string, spoke: number, max: number): { text: string; cut: number } {
+  const open = body.indexOf(NEVER_RETURNED, spoke);
+  const message = body.slice(0, spoke).trimEnd();
+  const newer = [
+    body.slice(spoke, open < 0 ? undefined : open).trim(),
+    open < 0 ? '' : body.slice(open).trim(),
+  ];
+  // the message keeps a quarter of the room for its head (what the user answered), when that says something
+  const own = Math.min(message.length, Math.floor(max / 4));
+  const kept = own >= 40 ? own : 0;
+  // the calls left open leave room for the words that say the user spoke after the message, when they can
+  const quoted = newer[0]?.indexOf('", ') ?? -1;
+  const said = open < 0 ? 0 : Math.min(quoted < 0 ? SPOKE_AFTER.length : quoted + 2, 100) + 4;
+  const shown: string[] = [];
+  let room = max - kept;
+  let cut = body.length;
+  for (const part of [...newer.filter(Boolean).reverse(), message]) {
+    if (part === message) room += kept;
+    if (shown.length && room < 40) break;
+    const fits = !shown.length && part !== message && room - said >= 60 ? room - said : room;
+    // the newest part whole, or both its ends (the calls to check); an older one its head
+    const text = part.length <= fits ? part : shown.length ? headOf(part, fits).text : clipEnds(part, fits);
+    shown.unshift(text);
+    cut -= part.length <= fits ? part.length : Math.max(0, text.length - 2);
+    room -= text.length + 2;
+  }
+  return { text: shown.join('\n\n'), cut: Math.max(0, cut) };
 }
 
 /**

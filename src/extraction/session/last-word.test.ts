@@ -86,9 +86,10 @@ describe("the agent's last word", () => {
       line('user', 'u1', [{ type: 'text', text: 'go on' }]),
       ...claudeTool('e1', 'Edit', { file_path: 'README.md' }, 'The file has been updated.'),
     ];
-    // read whole: the message before the crash, with no claim that the transcript ends on the push
+    // read whole: the message before the crash, with no claim that the transcript ends on the push; what the agent did
+    // on the request after it, with no word yet, is newer than the message, and said so
     expect(lastWord([said, push, ...resumed].join('\n'))).toMatchObject({
-      text: 'Pushing the branch.',
+      text: 'Pushing the branch.\n\nThen the user said "go on", and the agent\'s calls on it, with no word yet: `Edit: README.md` worked',
       turn_ended: false,
     });
     // a piece of calls only after it: nothing new to tell, rather than "No message since the last one" and the push
