@@ -117,6 +117,23 @@ describe('a long request in fewer characters', () => {
     );
   });
 
+  it('says a limit its head already shows once: the rest of its sentence, when that limits too', () => {
+    // a real request (codemie-code-2 session-196820da, line 200): a 700-token briefing quoted it as "the main idea is
+    // fine, however sessionOrchecstrator must not be agent specific … storage for user prompts … the main idea is
+    // fine, however sessionOrchecstrator must not be…", its opening twice
+    const line = readCorpus('claude-code/codemie-code-2/session-196820da.jsonl').split('\n')[199] as string;
+    const request = (JSON.parse(line) as { message: { content: string } }).message.content;
+    const opening = 'the main idea is fine, however sessionOrchecstrator must not be';
+    for (const max of [120, 160, 200, 250, 300]) {
+      const gist = gistOf(request, max);
+      expect(gist.length, gist).toBeLessThanOrEqual(max);
+      expect(gist.startsWith(opening), gist).toBe(true);
+      expect(gist.indexOf(opening, 1), gist).toBe(-1);
+    }
+    // what the head leaves of the limit is said after the end
+    expect(gistOf(request, 200)).toMatch(/ … and don't refer to agent specific path\/folder\.$/);
+  });
+
   it("a dispatched worker's prompt shows its task; a pasted brief keeps its title line and its closing ask", () => {
     expect(gistOf(dispatched, 120)).toMatch(/^Documentation-only change on feat\/cancel\./);
     const brief = `Temporal AI Challenge - Give AI a Sense of Time\n${'Build a model that reads signals. Submit a report. '.repeat(20)}\nnow lets build a pipeline step by step, but dont use the listed datasets.`;

@@ -108,8 +108,18 @@ function withLimits(text: string, max: number, head: number): string {
     .replace(/<\/?[\w-]+>/g, '\n')
     .split('\n')
     .flatMap(sentencesOf);
+  // the words of a sentence the head already shows are not said again: only the rest of it, when that limits too
+  // (the head "... sessionOrchestrator must not be agent specific" of "... and don't refer to agent paths.")
+  const cutAt = whole.indexOf(' … ');
+  const shownHead = cutAt >= 0 && text.startsWith(whole.slice(0, cutAt)) ? cutAt : 0;
+  const unsaid = (l: string) => {
+    const at = text.indexOf(l);
+    return at >= 0 && at < shownHead ? l.slice(shownHead - at).trim() : l;
+  };
   const missing = sentences
     .filter((l) => limit.test(l) && !whole.includes(l))
+    .map(unsaid)
+    .filter((l) => limit.test(l))
     .map((l) => clip(limitingPart(l), 160))
     .sort((a, b) => Number(limitsAnAct.test(b)) - Number(limitsAnAct.test(a)));
   const room = Math.floor(max / 3);
