@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readCorpus } from '../../../test/helpers/corpus.js';
-import { askOf, gistOf } from './request-gist.js';
+import { askOf, gistOf, limitsTheAgent } from './request-gist.js';
 
 const REVIEW = 'codex/entirecontext/7H/01M05W0DK3S06FP7YAJHNPXG7H/3/full.jsonl';
 const DISPATCHED = 'codex/petercr-jev-orchestrator/3/full.jsonl';
@@ -132,6 +132,18 @@ describe('a long request in fewer characters', () => {
     }
     // what the head leaves of the limit is said after the end
     expect(gistOf(request, 200)).toMatch(/ … and don't refer to agent specific path\/folder\.$/);
+  });
+
+  it('reads "not to commit" as a limit on what the agent does, kept however short the room', () => {
+    // a real request (codemie-code-2 session-196820da, line 208): a 700-token Goal kept only the latest request, not
+    // this one, and it would not have been kept in force past the last 10 requests: "not to commit" was not read as a
+    // limit
+    const line = readCorpus('claude-code/codemie-code-2/session-196820da.jsonl').split('\n')[207] as string;
+    const request = (JSON.parse(line) as { message: { content: string } }).message.content;
+    expect(limitsTheAgent(request)).toBe(true);
+    for (const max of [60, 100])
+      expect(gistOf(request, max)).toContain('not to commit changes until final step.');
+    expect(limitsTheAgent('I decided the plan is fine; prepare the release notes')).toBe(false);
   });
 
   it("a dispatched worker's prompt shows its task; a pasted brief keeps its title line and its closing ask", () => {

@@ -70,12 +70,19 @@ function openingOf(text: string): string {
   return next ? text.slice(0, next.index + next[0].length).trim() : first;
 }
 
+/** What an agent does that a limit names: commit, push, run, install, edit... */
+const acts =
+  '(?:run|commit|push|merge|deploy|publish|release|install|delete|remove|edit|modify|change|touch|write|create|open|reset|rebase|force|call|send|post|upload|add|rename|move)';
+
 /**
  * A line that limits what the agent may do ("Read-only: do not modify files or run tests", "Never push to main",
- * "Don't touch bun.lock"): the next session must keep to it however short the Goal is cut.
+ * "Don't touch bun.lock", "important not to commit changes until final step"): the next session must keep to it
+ * however short the Goal is cut.
  */
-const limit =
-  /\b(?:do not|don'?t|never|must not|mustn'?t|read[- ]only|without (?:modifying|changing|touching))\b/i;
+const limit = new RegExp(
+  `\\b(?:do not|don'?t|never|must not|mustn'?t|read[- ]only|without (?:modifying|changing|touching)|not to (?:re-?)?${acts})\\b`,
+  'i',
+);
 
 /** Whether a request says what the agent may not do (`limit`): kept the longest when requests are cut. */
 export const limitsTheAgent = (text: string): boolean => limit.test(text);
@@ -93,8 +100,10 @@ function limitingPart(sentence: string): string {
 }
 
 /** A limit on what the agent does (commit, push, run, install, edit...), kept before one on what it says or claims. */
-const limitsAnAct =
-  /\b(?:do not|don'?t|never|must not|mustn'?t)\b[^.;]{0,40}?\b(?:re-?)?(?:run|commit|push|merge|deploy|publish|release|install|delete|remove|edit|modify|change|touch|write|create|open|reset|rebase|force|call|send|post|upload|add|rename|move)\b/i;
+const limitsAnAct = new RegExp(
+  `\\b(?:do not|don'?t|never|must not|mustn'?t|not to)\\b[^.;]{0,40}?\\b(?:re-?)?${acts}\\b`,
+  'i',
+);
 
 /**
  * A text cut to both ends (its opening and its end, where a brief's ask stands), with the sentences in the middle that
