@@ -155,6 +155,23 @@ describe("the user's requests in the briefing", () => {
   });
 });
 
+describe('a go test run without -v', () => {
+  it('says the packages that passed beside the failures, not "0 failed" alone, at any budget', async () => {
+    // a real session (claude-code/entire-cli/9f, line 157): `mise run test` ran `go test ./...`, eleven `ok` packages
+    const service = makeService();
+    const client = new LocalClient(service);
+    const repo = makeRepo();
+    await client.create({ title: 'go packages', tasks: [], cwd: repo });
+    const path = corpusPath('claude-code/entire-cli/9f/d2fc39aa5f/0/full.jsonl');
+    await importTranscriptFile(client, { cwd: repo }, path, 'claude-code');
+    for (const budget of [400, 4000]) {
+      const c = await client.context({ cwd: repo }, budget);
+      expect(c.markdown, `${budget}`).toContain('- Last run: mise run test -> 11 packages ok, 0 failed\n');
+    }
+    await service.store.close();
+  });
+});
+
 describe('a last turn the user interrupted (Esc, Ctrl-C)', () => {
   const said = 'The user interrupted the last turn';
   const ask = 'before it finished: it is not done; ask them before redoing it.';

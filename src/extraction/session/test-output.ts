@@ -30,6 +30,11 @@ export interface TestReport {
   coverage: number | null;
   /** The line saying the run's coverage threshold was not met: the run fails though every test passed. */
   coverage_unmet?: string | null;
+  /**
+   * The packages whose tests passed, when the runner counts packages, not tests (`go test` without -v: `ok  pkg`);
+   * its failures are then the packages that failed.
+   */
+  packages_ok?: number;
 }
 
 /** Whether a report says the run failed: a count of failures, failing tests named, or a coverage threshold unmet. */
@@ -162,6 +167,7 @@ function goTest(t: string): TestReport | null {
     skipped: null,
     failing: [...fails, ...unbuilt],
     coverage: num(/coverage: (\d+(?:\.\d+)?)% of statements/.exec(t)?.[1]),
+    ...(passes === 0 && fails.length === 0 ? { packages_ok: okPkg } : {}),
   };
 }
 

@@ -398,6 +398,10 @@ export async function importTranscript(
         last_test_command: run.step,
         last_test_output_summary: [
           run.passed !== null ? `${run.passed} passed` : null,
+          // go without -v counts packages: "12 packages ok, 0 failed", rather than "0 failed" alone
+          run.passed === null && run.packages_ok !== undefined
+            ? `${run.packages_ok} package${run.packages_ok === 1 ? '' : 's'} ok`
+            : null,
           run.failed !== null ? `${run.failed} failed` : null,
           run.skipped ? `${run.skipped} skipped` : null,
           run.coverage !== null ? `coverage ${run.coverage}%` : null,
