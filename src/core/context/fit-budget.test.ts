@@ -2238,16 +2238,17 @@ describe('commits already made', () => {
 });
 
 describe('pull requests already made', () => {
+  /** A pull request recorded by a shell call, its summary as the import makes it. */
+  const pr = (id: string, summary: string) => ({
+    id,
+    timestamp: '2026-01-01T00:00:00.000Z',
+    task_id: null,
+    kind: 'pr' as const,
+    tool: 'Bash',
+    summary,
+  });
+
   it('lists a pull request created and then merged once, said merged', () => {
-    const at = '2026-01-01T00:00:00.000Z';
-    const pr = (id: string, summary: string) => ({
-      id,
-      timestamp: at,
-      task_id: null,
-      kind: 'pr' as const,
-      tool: 'Bash',
-      summary,
-    });
     const snap = {
       ...bigSnapshot(),
       side_effects: [
@@ -2264,15 +2265,6 @@ describe('pull requests already made', () => {
 
   it('says a merge by what it did, which names the pull request, and one opened by its address', () => {
     // entirecontext 39's "gh pr merge 221 --squash --auto" read "pull request enabled auto-merge of PR #221"
-    const at = '2026-01-01T00:00:00.000Z';
-    const pr = (id: string, summary: string) => ({
-      id,
-      timestamp: at,
-      task_id: null,
-      kind: 'pr' as const,
-      tool: 'Bash',
-      summary,
-    });
     const snap = {
       ...bigSnapshot(),
       side_effects: [
