@@ -576,9 +576,10 @@ describe('continuity by default: a session cut off after the user went on past a
       /^Baton noticed that session 1 \(Claude Code session \S+\) stopped in the middle of its turn without ending \(no Stop or SessionEnd came/,
     );
     const text = out.hookSpecificOutput.additionalContext as string;
-    // its last message, with the call after it that never returned (as one import of the whole transcript says it)
+    // its last message, what the agent did on the user's "continue" after it, and the call that never returned (as
+    // one import of the whole transcript says it)
     expect(text).toMatch(
-      /### Last State \(the agent's last message, [^)]+\)\nPlan made; div next\.\n\nThe transcript ends before this call returned \(check whether it ran\): `Bash: npm test`/,
+      /### Last State \(the agent's last message, [^)]+\)\nPlan made; div next\.\n\nThen the user said "continue", and the agent's calls on it, with no word yet: `Bash: git commit -am "feat: div"` worked[^\n]*\n\nThe transcript ends before this call returned \(check whether it ran\): `Bash: npm test`/,
     );
     expect(text).toMatch(
       /The previous session ended because: crash: session 1 .* stopped in the middle of its turn/,

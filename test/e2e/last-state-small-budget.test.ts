@@ -17,7 +17,7 @@ const sessions = [
   ],
   [
     'claude-code/entire-cli/70/33bba9319c/0/full.jsonl',
-    'Done! Fixed the integration tests by adding a `CountSessionStateFiles()` helper',
+    'Done! Fixed the integration tests by adding a `CountSessionStateFiles()`',
   ],
 ] as const;
 
