@@ -1,20 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { LocalClient } from '../../src/client/local-client.js';
-import { importTranscriptFile } from '../../src/integrations/transcripts/import-file.js';
-import { corpusPath } from '../helpers/corpus.js';
-import { makeRepo } from '../helpers/git-repo.js';
-import { makeService } from '../helpers/service.js';
+import { importedSession } from '../helpers/imported-session.js';
 
 /** A Claude Code session that compacted, then refactored, committed, pushed and opened a pull request. */
 const COMPACTED = 'claude-code/entire-cli/e5/8c50537669/0/full.jsonl';
 
 describe('a session that went on after its context was compacted', () => {
   it("briefs the next session with the compaction summary below the agent's last message, the first part a smaller budget drops", async () => {
-    const service = makeService();
-    const client = new LocalClient(service);
-    const repo = makeRepo();
-    await client.create({ title: 'pty', tasks: [], cwd: repo });
-    await importTranscriptFile(client, { cwd: repo }, corpusPath(COMPACTED), 'claude-code');
+    const { service, client, repo } = await importedSession(COMPACTED, 'claude-code', 'pty');
     const roomy = await client.context({ cwd: repo }, 4000);
     expect(roomy.over_budget).toBe(false);
     const md = roomy.markdown;

@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LocalClient } from '../../src/client/local-client.js';
-import { importTranscriptFile } from '../../src/integrations/transcripts/import-file.js';
-import { corpusPath } from '../helpers/corpus.js';
-import { makeRepo } from '../helpers/git-repo.js';
-import { makeService } from '../helpers/service.js';
+import { importedSession } from '../helpers/imported-session.js';
 
 /** The sections a briefing has, by their names: every `##` or `###` heading of it is one of them. */
 const sections =
@@ -25,11 +21,7 @@ describe("the agent's own headings in the Last State", () => {
   it.each(sessions)(
     '%s: nest under it, the briefing keeping its own sections',
     async (transcript, nested) => {
-      const service = makeService();
-      const client = new LocalClient(service);
-      const repo = makeRepo();
-      await client.create({ title: 'imported', tasks: [], cwd: repo });
-      await importTranscriptFile(client, { cwd: repo }, corpusPath(transcript), 'claude-code');
+      const { service, client, repo } = await importedSession(transcript);
       for (const budget of [1500, 4000]) {
         const c = await client.context({ cwd: repo }, budget);
         const where = `at ${budget}:\n${c.markdown}`;

@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LocalClient } from '../../src/client/local-client.js';
-import { importTranscriptFile } from '../../src/integrations/transcripts/import-file.js';
-import { corpusPath } from '../helpers/corpus.js';
-import { makeRepo } from '../helpers/git-repo.js';
-import { makeService } from '../helpers/service.js';
+import { importedSession } from '../helpers/imported-session.js';
 
 /**
  * Real sessions (of the tuning split) whose last message a 400-token briefing used to leave out while it kept lines
@@ -25,11 +21,7 @@ describe('the Last State of a briefing at a small budget', () => {
   it.each(sessions)(
     '%s: is kept, trimmed to fit, before the lines that only count and the pushes',
     async (transcript, opening) => {
-      const service = makeService();
-      const client = new LocalClient(service);
-      const repo = makeRepo();
-      await client.create({ title: 'imported', tasks: [], cwd: repo });
-      await importTranscriptFile(client, { cwd: repo }, corpusPath(transcript), 'claude-code');
+      const { service, client, repo } = await importedSession(transcript);
       for (const budget of [400, 800, 1500, 4000]) {
         const c = await client.context({ cwd: repo }, budget);
         const where = `at ${budget}:\n${c.markdown}`;

@@ -10,6 +10,7 @@ import { testStep } from '../../src/extraction/rules/shell-command.js';
 import { importTranscriptFile } from '../../src/integrations/transcripts/import-file.js';
 import { countTokens } from '../../src/tokens/count-tokens.js';
 import { runCli } from '../helpers/cli.js';
+import { importedSession } from '../helpers/imported-session.js';
 import { corpusPath, readCorpus } from '../helpers/corpus.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
 import { makeService } from '../helpers/service.js';
@@ -158,12 +159,8 @@ describe("the user's requests in the briefing", () => {
 describe('a go test run without -v', () => {
   it('says the packages that passed beside the failures, not "0 failed" alone, at any budget', async () => {
     // a real session (claude-code/entire-cli/9f, line 157): `mise run test` ran `go test ./...`, eleven `ok` packages
-    const service = makeService();
-    const client = new LocalClient(service);
-    const repo = makeRepo();
-    await client.create({ title: 'go packages', tasks: [], cwd: repo });
-    const path = corpusPath('claude-code/entire-cli/9f/d2fc39aa5f/0/full.jsonl');
-    await importTranscriptFile(client, { cwd: repo }, path, 'claude-code');
+    const transcript = 'claude-code/entire-cli/9f/d2fc39aa5f/0/full.jsonl';
+    const { service, client, repo } = await importedSession(transcript, 'claude-code', 'go packages');
     for (const budget of [400, 4000]) {
       const c = await client.context({ cwd: repo }, budget);
       expect(c.markdown, `${budget}`).toContain('- Last run: mise run test -> 11 packages ok, 0 failed\n');
@@ -177,12 +174,8 @@ describe('a last turn the user interrupted (Esc, Ctrl-C)', () => {
   const ask = 'before it finished: it is not done; ask them before redoing it.';
 
   it('is said in the Last State with the request it was on, and What to Do Next asks the user, at any budget', async () => {
-    const service = makeService();
-    const client = new LocalClient(service);
-    const repo = makeRepo();
-    await client.create({ title: 'interrupted', tasks: [], cwd: repo });
-    const path = corpusPath('claude-code/spotter/tool_heavy.jsonl');
-    await importTranscriptFile(client, { cwd: repo }, path, 'claude-code');
+    const transcript = 'claude-code/spotter/tool_heavy.jsonl';
+    const { service, client, repo } = await importedSession(transcript, 'claude-code', 'interrupted');
     for (const budget of [400, 800, 4000]) {
       const c = await client.context({ cwd: repo }, budget);
       expect(c.tokens, `${budget}`).toBeLessThanOrEqual(budget);

@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LocalClient } from '../../src/client/local-client.js';
-import { importTranscriptFile } from '../../src/integrations/transcripts/import-file.js';
-import { corpusPath } from '../helpers/corpus.js';
-import { makeRepo } from '../helpers/git-repo.js';
-import { makeService } from '../helpers/service.js';
+import { importedSession } from '../helpers/imported-session.js';
 
 describe('the resume report of a workflow without tasks left', () => {
   it.each([
@@ -24,11 +20,7 @@ describe('the resume report of a workflow without tasks left', () => {
   ] as const)(
     'says the next action its briefing says (What to Do Next), not a second one of its own (%s)',
     async (_, transcript, agent, says) => {
-      const service = makeService();
-      const client = new LocalClient(service);
-      const repo = makeRepo();
-      await client.create({ title: 'work', tasks: [], cwd: repo });
-      await importTranscriptFile(client, { cwd: repo }, corpusPath(transcript), agent);
+      const { service, client, repo } = await importedSession(transcript, agent, 'work');
       await client.pause({ cwd: repo }, {});
       const r = await client.resume({ cwd: repo });
       if (!('report' in r)) throw new Error(`no resume: ${JSON.stringify(r)}`);
