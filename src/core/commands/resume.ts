@@ -150,7 +150,7 @@ function assertResumable(d: Draft, action: string) {
     throw invalidTransition(
       resumeRefusalText(refusal, action),
       // the refusal as data: an edge that knows whose the workflow is says it in its words (a teammate's)
-      { current_status: s.status, workflow_id: s.id, worktree: s.worktree, resume_refusal: refusal },
+      { current_status: s.status, resume_refusal: refusal },
     );
   }
 }
