@@ -8,6 +8,7 @@ import type { HookAgent, HookEvent, HookPayload } from '../integrations/hooks/ho
 import type { Io } from './output.js';
 import { Runtime } from './runtime.js';
 import { HttpClient, HUNG_HINT } from '../client/http-client.js';
+import { batonCommand, commandLine } from '../integrations/init/hook-command.js';
 
 /** How long a hook waits for the health check of a server (or a database) that went unanswered moments ago. */
 const HEALTH_CHECK_MS = 1500;
@@ -84,6 +85,7 @@ export async function runHookEvent(
       missedBriefing,
       outage,
       home: settings.home,
+      cli: commandLine(batonCommand(process.env), []),
       settings: {
         autoTrack: settings.autoTrack,
         injectMaxChars: settings.injectMaxChars,

@@ -3,6 +3,7 @@ import { appendFileSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmS
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { batonBin, runCli } from '../helpers/cli.js';
+import { hermeticEnv } from '../helpers/hermetic-env.js';
 import { corpusPath } from '../helpers/corpus.js';
 import { claudeTool } from '../helpers/transcript-lines.js';
 import { codexHook } from '../helpers/codex-conversation.js';
@@ -291,7 +292,7 @@ describe('baton hook never breaks the session and never hides a failure', () => 
   });
 
   it('accepts unknown sources and fields, and follows nothing when auto_track is off', async () => {
-    const { repo, baton, status } = workspace();
+    const { repo, env, baton, status } = workspace();
     const off = await baton(['hook', 'SessionStart'], payload('session_start.json', 0, repo), {
       BATON_AUTO_TRACK: 'off',
     });
@@ -307,6 +308,16 @@ describe('baton hook never breaks the session and never hides a failure', () => 
     );
     expect(odd.code).toBe(0);
     expect(context(odd.stdout)).toMatch(/Baton is following this Claude Code session as workflow/);
+    // the shell command it names for a task that must outlive the session runs as written
+    const add = /add_task \(or `(.+ task add )"<title>"` in a shell\)/.exec(context(odd.stdout))?.[1];
+    expect(add, context(odd.stdout)).toBeDefined();
+    const added = spawnSync('sh', ['-c', `${add}"Check the login test on CI"`], {
+      cwd: repo,
+      env: hermeticEnv(env),
+      encoding: 'utf8',
+    });
+    expect(added.status, added.stderr).toBe(0);
+    expect((await status()).tasks.map((t: Status) => t.title)).toEqual(['Check the login test on CI']);
     // an agent is at work on it: under way, so the README's pause and resume apply without any task
     expect((await status()).workflow.status).toBe('in_progress');
     expect((await baton(['pause', '--reason', 'end of day'])).code).toBe(0);

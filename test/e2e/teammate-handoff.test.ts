@@ -45,7 +45,7 @@ describe.each(['sqlite', 'postgres'] as const)(
       // the briefing is not hers
       expect(agent).toContain('Nothing is recorded yet');
       // how a task is added from the shell: a title is all it takes
-      expect(agent).toContain('with the MCP tool add_task (or `task add "<title>"` of Baton\'s CLI');
+      expect(agent).toMatch(/with the MCP tool add_task \(or `.+ task add "<title>"` in a shell\)/);
 
       const status = await baton(ben, 'status');
       expect(status.code, status.stderr).toBe(0);
