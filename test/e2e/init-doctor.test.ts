@@ -161,12 +161,13 @@ describe('baton init', () => {
       expect(existsSync(join(repo, f)), f).toBe(true);
     expect(gitIn(repo, 'status', '--porcelain')).toBe('');
     const codex = json(join(repo, '.codex', 'hooks.json'));
-    // Codex's own Interrupt besides; its SessionEnd gets the 3 s Codex allows it at most
+    // Codex's own Interrupt besides; it and SessionEnd get the 3 s Codex allows them at most
     expect(Object.keys(codex.hooks).sort()).toEqual([...claudeEvents, 'Interrupt'].sort());
-    expect(codex.hooks.SessionEnd[0].hooks[0]).toMatchObject({
-      command: 'command -v baton >/dev/null 2>&1 && exec baton hook SessionEnd --agent codex; cat >/dev/null',
-      timeout: 3,
-    });
+    for (const event of ['SessionEnd', 'Interrupt'])
+      expect(codex.hooks[event][0].hooks[0]).toMatchObject({
+        command: `command -v baton >/dev/null 2>&1 && exec baton hook ${event} --agent codex; cat >/dev/null`,
+        timeout: 3,
+      });
     expect(codex.hooks.Stop[0].hooks[0].command).toBe(
       'command -v baton >/dev/null 2>&1 && exec baton hook Stop --agent codex; cat >/dev/null',
     );

@@ -110,12 +110,13 @@ describe('the event a hook command names', () => {
 });
 
 describe('hook timeouts and budgets', () => {
-  it("give Codex's SessionEnd the 3 s Codex allows it, 1 s of it in reserve; every other hook keeps 5 s", () => {
+  it("give Codex's SessionEnd and Interrupt the 3 s Codex allows them, 1 s of it in reserve; every other hook keeps 5 s", () => {
     expect([hookTimeoutFor('codex', 'SessionEnd'), hookBudgetMs('codex', 'SessionEnd')]).toEqual([3, 2000]);
+    expect([hookTimeoutFor('codex', 'Interrupt'), hookBudgetMs('codex', 'Interrupt')]).toEqual([3, 2000]);
     expect([hookTimeoutFor('claude-code', 'SessionEnd'), hookBudgetMs('claude-code', 'SessionEnd')]).toEqual([
       30, 25000,
     ]);
-    expect(hookBudgetMs('codex', 'Interrupt')).toBe(25000);
+    expect(hookBudgetMs('codex', 'Stop')).toBe(25000);
     expect(hookEventsFor('claude-code', null)).not.toContain('Interrupt');
   });
 

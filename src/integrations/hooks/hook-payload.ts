@@ -61,11 +61,12 @@ export const hookTimeoutS: Record<HookEvent, number> = {
 };
 
 /**
- * The timeout a hook of an agent gets: the event's, but Codex gives a SessionEnd at most 3 s (it runs while Codex shuts
- * down), and the hook then keeps 1 s of it in reserve instead of 5.
+ * The timeout a hook of an agent gets: the event's, but Codex gives SessionEnd and Interrupt at most 3 s (1 s when none
+ * is set; it clamps a longer one and warns of it at every start), and the hook then keeps 1 s of it in reserve instead
+ * of 5: an Interrupt answered as a Stop reads what it can in 2 s, and the next hook reads the rest.
  */
 export const hookTimeoutFor = (agent: HookAgent, event: HookEvent): number =>
-  agent === 'codex' && event === 'SessionEnd' ? 3 : hookTimeoutS[event];
+  agent === 'codex' && (event === 'SessionEnd' || event === 'Interrupt') ? 3 : hookTimeoutS[event];
 
 /**
  * Claude Code's SessionEnd hooks share one budget: 1.5 s, raised to the highest `timeout` of the SessionEnd hooks in
