@@ -6,6 +6,7 @@ import { databaseName, storeName, type StoreInUse } from '../config/store-in-use
 import { isTerminal } from '../core/index.js';
 import { agentLabel } from '../core/agent-label.js';
 import { listRunDirs, runsDirFor } from '../disk/index.js';
+import type { FollowingHook } from '../integrations/init/following-hooks.js';
 
 /** What `baton init --undo` leaves as it was, for the user to keep or remove: none of it is a file init wrote. */
 export interface UndoLeaves {
@@ -23,12 +24,7 @@ export interface UndoLeaves {
 }
 
 /** Baton's hooks an undo left wired in a worktree: a file of another scope than the one undone, or the plugin. */
-export interface StillFollowing {
-  agent: string;
-  /** The hooks file, or the settings file that enables the plugin. */
-  path: string;
-  plugin: boolean;
-}
+type StillFollowing = FollowingHook;
 
 /**
  * What an undo leaves in these worktrees and Baton's home: the run folders, the saved database, the workflows in

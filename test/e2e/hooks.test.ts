@@ -997,6 +997,7 @@ describe('Codex hooks', () => {
 
   it('a workflow whose Codex was quit mid-plan is resumable: `baton sessions` says its next Codex session goes on with it, as `baton resume` does', async () => {
     const { repo, baton } = workspace();
+    expect((await baton(['init', '--agent', 'codex'])).code).toBe(0);
     const id = '019e1625-789d-76c0-80ab-3724b5ddb799';
     const rollout = join(tempDir('baton-tr-'), `rollout-2026-05-11T11-26-55-${id}.jsonl`);
     const line = (type: string, payload: Record<string, unknown>) =>
@@ -1083,5 +1084,16 @@ describe('Codex hooks', () => {
     expect(ss.agent_running_note).toBe(
       `no turn under way (Codex session ${id}: quit, or waiting for its user); the next Codex session in its worktree goes on with it`,
     );
+    // once Baton's hooks are taken out of the worktree, its next session is not followed: the table says so
+    expect((await baton(['init', '--undo', '--agent', 'codex'])).code).toBe(0);
+    const unwired = (await baton(['sessions'])).stdout;
+    expect(unwired).not.toContain('1 workflow goes on in the next session');
+    expect(unwired).toMatch(new RegExp(`${row?.id}.*no: no hooks follow its worktree`));
+    expect(unwired).toContain(
+      `note: no Baton hooks follow the agent sessions in ${repo} now (\`baton init --undo\`, or never set up there): ${row?.id} does not go on by itself; \`baton init\` there follows its sessions again, \`baton abandon <id>\` ends one`,
+    );
+    expect((await baton(['sessions', '--json'])).json<Record<string, unknown>>().not_followed).toEqual([
+      { worktree: repo, workflows: [row?.id] },
+    ]);
   });
 });

@@ -15,6 +15,8 @@ describe('who goes on with a workflow the hooks follow', () => {
   it('a Claude Code window Codex took over from, left open: both are named, not Codex alone', async () => {
     const ws = hookWorkspace();
     const { baton, repo } = ws;
+    // both agents' hooks set up here, as `baton init --agent all` does: the sessions table names both as followed
+    expect((await baton(['init', '--agent', 'all'])).code).toBe(0);
     const { hook, todo } = stepsSession(ws);
     await hook('SessionStart', { source: 'startup' });
     await hook('UserPromptSubmit', { prompt: 'Do the two steps' });

@@ -52,6 +52,7 @@ import { repositoryWorktrees } from '../../integrations/init/worktrees.js';
 import { localService } from '../local-service.js';
 import { SettingReader } from '../../config/setting-reader.js';
 import { undoLeaves, undoLeavesLines } from '../undo-leaves.js';
+import { followingHooks } from '../../integrations/init/following-hooks.js';
 import {
   followedElsewhere,
   moveStopped,
@@ -247,14 +248,7 @@ export function registerInitCommands(program: Command, rt: Runtime) {
               inUse,
               () => rt.open(g),
               // read after the undo: what another scope wired (or the plugin) still follows that worktree
-              (worktree) =>
-                initAgents.flatMap((agent) => {
-                  const w = wiringOf(agent, worktree, rt.env, false);
-                  return [
-                    ...w.hooks.map((h) => ({ agent, path: h.path, plugin: false })),
-                    ...w.plugin.map((path) => ({ agent, path, plugin: true })),
-                  ];
-                }),
+              (worktree) => followingHooks(worktree, rt.env),
             )
           : null;
         const warnings = [unfound, double, ...twice, unseen, sub].filter((w): w is string => w !== null);

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import {
   BatonError,
   invalidInput,
@@ -224,10 +224,12 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
         rows.sort((a, b) => order(a) - order(b));
         // none at all: how work becomes one here, `baton init` first or not
         const start = rows.length || note || g.json ? null : await rt.howWorkStartsHere();
-        print({ sessions: rows, ...json }, () => {
+        const unfollowed = await notFollowedHere(rows, rt.env);
+        const alone = new Set(unfollowed.flatMap((u) => u.workflows));
+        print({ sessions: rows, ...json, ...(unfollowed.length ? { not_followed: unfollowed } : {}) }, () => {
           if (!rows.length) return note ?? `no workflows yet; ${start}`;
           const stopped = rows.filter((r) => r.resume_by === 'resume').length;
-          const followed = rows.filter((r) => r.resume_by === 'next_session').length;
+          const followed = rows.filter((r) => r.resume_by === 'next_session' && !alone.has(r.id)).length;
           const plural = (n: number) => (n > 1 ? 's' : '');
           // on a database a team shares, whose each one is, as `baton list` says it: a teammate's workflow goes on in
           // their agent's next session, not in yours
@@ -258,11 +260,15 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
                 r.topic,
                 r.step,
                 r.status,
-                resumableWords(r),
+                alone.has(r.id) ? 'no: no hooks follow its worktree' : resumableWords(r),
                 r.sessions,
                 r.updated_at,
                 ...(byOwner ? [r.owner ?? '-'] : []),
               ]),
+            ),
+            ...unfollowed.map(
+              (u) =>
+                `note: no Baton hooks follow the agent sessions in ${u.worktree} now (\`baton init --undo\`, or never set up there): ${u.workflows.join(', ')} ${u.workflows.length > 1 ? 'do' : 'does'} not go on by itself; \`baton init\` there follows its sessions again, \`baton abandon <id>\` ends one`,
             ),
             ...(note ? [note] : []),
           ].join('\n');
@@ -374,4 +380,23 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
         print(r, () => `rebuilt ${r.workflows} workflow(s) from ${r.events} events`);
       }),
     );
+}
+
+/**
+ * The worktrees of this machine whose workflows the sessions table says go on in the agent's next session there, but
+ * where none of Baton's hooks is wired now (undone, or never set up): that next session is not followed.
+ */
+async function notFollowedHere(
+  rows: readonly { id: string; resume_by: string | null; worktree: string }[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ worktree: string; workflows: string[] }[]> {
+  const byWorktree = new Map<string, string[]>();
+  for (const r of rows)
+    if (r.resume_by === 'next_session' && existsSync(r.worktree))
+      byWorktree.set(r.worktree, [...(byWorktree.get(r.worktree) ?? []), r.id]);
+  if (!byWorktree.size) return [];
+  const { followingHooks } = await import('../../integrations/init/following-hooks.js');
+  return [...byWorktree]
+    .filter(([worktree]) => !followingHooks(worktree, env).length)
+    .map(([worktree, workflows]) => ({ worktree, workflows }));
 }
