@@ -148,24 +148,94 @@ export function lastProgram(command: string): string {
 /** Asks a program about itself (`tsc --version`, `make --help`, `go version`): runs nothing of the step. */
 const infoQuery = /(?:^|\s)(?:--version|-V|--help|-h|version|help)(?=\s|$)/;
 
+/** How a failed command line ended: its output, and whether its exit status said it failed (not only its output). */
+export interface FailedRun {
+  output: string;
+  statusFailed: boolean;
+}
+
+/**
+ * A task runner's own word on which task failed: mise's `[lint] ERROR task failed` is `mise run lint` (or `mise lint`).
+ */
+const taskFailed: [RegExp, (task: string) => string[][]][] = [
+  [
+    /^\[([\w:.-]+)\] ERROR task failed$/m,
+    (task) => [
+      ['mise', 'run', task],
+      ['mise', task],
+    ],
+  ],
+];
+
+/** The step of a command line that its output says failed, or null when the output names none of its steps. */
+export function stepNamedIn(command: string, output: string): string[] | null {
+  const steps = commandSteps(command);
+  for (const [says, named] of taskFailed) {
+    const task = says.exec(output)?.[1];
+    if (task === undefined) continue;
+    const step = steps.find((s) =>
+      named(task).some((n) => n.length === s.length && n.every((w, i) => s[i] === w)),
+    );
+    if (step) return step;
+  }
+  return null;
+}
+
+/**
+ * The steps of the segment a failed list (`a; b`, `a\nb`: each part runs whatever the one before did) stopped in:
+ * the exit status is its last segment's (an `&&` chain, `mise run lint && cargo test`), so only when that status
+ * said it failed; none for `a || b` (b runs because a failed), a heredoc (its lines are text, not steps) or a failure
+ * known from the output only (an earlier segment may have printed it).
+ */
+export function lastSegmentSteps(command: string, failure?: FailedRun): string[][] {
+  const line = unwrapShell(command).trim();
+  if (!failure?.statusFailed || line.includes('<<')) return [];
+  const parts = splitCommand(line);
+  if (parts.some((p) => p.sep === '||')) return [];
+  const from = parts.findLastIndex((p, i) => i < parts.length - 1 && (p.sep === ';' || p.sep === '\n')) + 1;
+  return commandSteps(
+    parts
+      .slice(from)
+      .map((p) => `${p.text} ${p.sep}`)
+      .join(' '),
+  );
+}
+
 /**
  * A later command runs the failed command's step again: every word of the step (program, subcommand, arguments),
  * in order, other flags and more arguments allowed (`git push` then `git push --set-upstream origin x`; `mise run
  * fmt && mise run lint` then `mise run lint`); a bare program only bare (`make` then `make clean` runs another
  * target), never a question about the program (`npx tsc --version`); a script by its absolute or relative path is the
- * same script. The step an `&&` chain stopped at is its last one. Not for lists whose every part runs (`a; b`); a step
- * that only looks (grep, rg, find, ls...) only with the same words (other flags), not on more paths.
+ * same script. The step an `&&` chain stopped at is its last one, unless its output names the step that failed
+ * (`[lint] ERROR task failed`: `mise run lint`). In a list whose every part runs (`a; b`, lines), the failed step is
+ * in the last segment when the exit status said so (lastSegmentSteps), otherwise unknown; a step that only looks
+ * (grep, rg, find, ls...) only with the same words (other flags), not on more paths.
  */
-export function sameStep(failedCommand: string, later: string): boolean {
+export function sameStep(failedCommand: string, later: string, failure?: FailedRun): boolean {
   const line = unwrapShell(failedCommand).trim();
+  const named = failure ? stepNamedIn(failedCommand, failure.output) : null;
   // `if C; then A; else B; fi`: the branch that ran failed, at its last step (C only chose which)
-  const steps = ifElse.test(line)
-    ? branchEnds(line)
-    : // in `a; b` or `a || b` every part runs: the last one is not where the failure stopped
-      sequential(line)
-      ? []
-      : commandSteps(failedCommand).slice(-1);
+  const steps = named
+    ? [named]
+    : ifElse.test(line)
+      ? branchEnds(line)
+      : // in `a; b` or `a || b` every part runs: the last one is where the failure stopped only by the exit status
+        sequential(line)
+        ? lastSegmentSteps(failedCommand, failure).slice(-1)
+        : commandSteps(failedCommand).slice(-1);
   return steps.some((step) => runsStep(step, later));
+}
+
+/**
+ * A later command runs every step of the failed `&&` chain again (the last segment of a list that failed by its exit
+ * status, lastSegmentSteps), whichever of them failed: `mise run lint && cargo test` after `cargo fmt --check` then
+ * `mise run lint && cargo test` failed.
+ */
+export function rerunsChain(failedCommand: string, later: string, failure?: FailedRun): boolean {
+  const line = unwrapShell(failedCommand).trim();
+  if (ifElse.test(line)) return false;
+  const steps = sequential(line) ? lastSegmentSteps(failedCommand, failure) : commandSteps(failedCommand);
+  return steps.length > 0 && steps.every((step) => runsStep(step, later));
 }
 
 /** `if C; then A; else B; fi` on one line. */

@@ -31,8 +31,11 @@ import {
   otherInput,
   sharesWords,
   purposeOf,
+  rerunsChain,
   sameStep,
   shellCommand,
+  shellCommands,
+  stepNamedIn,
   testCommand,
   testStep,
   toolFamily,
@@ -214,21 +217,35 @@ function resolve(
       resolution: 'fixed',
       notes: atOnce(fix) ? fixedAtOnceNote(fix.line) : `succeeded later (transcript line ${fix.line})`,
     };
-  // `npm run build && npm test` that failed before its tests stopped at a step before the last one: unknown which
+  // how the failed command line ended: a cell's several commands have no one exit status
+  const code = failure.tool?.exit_code ?? null;
+  const how = {
+    output: failure.text,
+    statusFailed:
+      shellCommands(failure).length === 1 && (code !== null ? code !== 0 : failure.tool?.is_error === true),
+  };
+  // `npm run build && npm test` that failed before its tests stopped at a step before the last one: unknown which,
+  // unless its output names the step that failed
   const stoppedEarlier =
     !isTest &&
+    stepNamedIn(command ?? '', failure.text) === null &&
     testCommand.test(
       commandSteps(command ?? '')
         .at(-1)
         ?.join(' ') ?? '',
     );
-  const rerun =
-    command && !stoppedEarlier
-      ? // a question answering no (grep finding nothing, exit 1) ran, but did not do what failed
-        later.find(
-          (e) => succeeded(e) && (e.tool?.exit_code ?? 0) === 0 && sameStep(command, shellCommand(e) ?? ''),
-        )
-      : undefined;
+  // a question answering no (grep finding nothing, exit 1) ran, but did not do what failed; the whole failed chain
+  // run again ran whichever step of it failed
+  const rerun = command
+    ? later.find((e) => {
+        const ran = shellCommand(e) ?? '';
+        return (
+          succeeded(e) &&
+          (e.tool?.exit_code ?? 0) === 0 &&
+          ((!stoppedEarlier && sameStep(command, ran, how)) || (!isTest && rerunsChain(command, ran, how)))
+        );
+      })
+    : undefined;
   if (rerun)
     return {
       resolution: 'fixed',
@@ -281,7 +298,8 @@ function resolve(
   const movedOn =
     command && !isTest && !stoppedEarlier
       ? later.find(
-          (e) => failed(e) && (same(e) || sameStep(command, shellCommand(e) ?? '')) && otherCause(e, cause),
+          (e) =>
+            failed(e) && (same(e) || sameStep(command, shellCommand(e) ?? '', how)) && otherCause(e, cause),
         )
       : undefined;
   if (movedOn)

@@ -76,7 +76,45 @@ describe('a fix runs the failed step or the failed tests again', () => {
     expect(sameStep(build, 'yarn build --verbose')).toBe(true);
     expect(sameStep(build, 'mkdir -p build')).toBe(false);
     expect(sameStep(build, 'command -v yarn')).toBe(false);
+    // known from the output only: an earlier part may have printed it
     expect(sameStep('make build; make test', 'make test')).toBe(false);
+  });
+
+  it('a list of lines failed by its exit status: its last line is the failed step, or the step its output names', () => {
+    const lines = 'cargo fmt --check\nmise run lint && cargo test';
+    const byStatus = { output: 'error: could not compile', statusFailed: true };
+    expect(sameStep(lines, 'cargo test --all', byStatus)).toBe(true);
+    expect(sameStep(lines, 'cargo fmt --check', byStatus)).toBe(false);
+    expect(sameStep(lines, 'cargo test --all', { ...byStatus, statusFailed: false })).toBe(false);
+    expect(sameStep('cargo fmt --check || cargo test', 'cargo test', byStatus)).toBe(false);
+    // mise names the task that failed (SOURCES.md: codex/hk/e5/cb0813e003/0/full.jsonl, jdx/hk, line 251)
+    const lint = { output: 'Finished in 27.18s\n[lint] ERROR task failed\n', statusFailed: true };
+    expect(sameStep(lines, 'mise run lint', lint)).toBe(true);
+    expect(sameStep(lines, 'cargo test', lint)).toBe(false);
+  });
+
+  it('a failed line `a\\nb && c` is fixed by a later `b && c` passing, and by the task its output named passing', () => {
+    const lines = 'cargo fmt --check\nmise run lint && cargo test';
+    const rerun = [
+      ...bash(
+        lines,
+        1,
+        'Diff in src/main.rs at line 3:\nerror: could not compile `hk` (lib) due to 1 previous error',
+      ),
+      ...bash('mise run lint && cargo test', 0, 'test result: ok. 12 passed; 0 failed'),
+    ];
+    expect(brief(rerun)[0]?.slice(0, 2)).toEqual(['command_failed', 'fixed']);
+    const named = [
+      ...bash(lines, 1, '[lint] $ ~/hk/mise-tasks/lint\nFinished in 27.18s\n[lint] ERROR task failed'),
+      ...bash('mise run lint', 0, '[lint] $ ~/hk/mise-tasks/lint\nFinished in 25.02s'),
+    ];
+    expect(brief(named)[0]?.slice(0, 2)).toEqual(['command_failed', 'fixed']);
+    // another segment passing later is not the failed one
+    const other = [
+      ...bash(lines, 1, '[lint] $ ~/hk/mise-tasks/lint\nFinished in 27.18s\n[lint] ERROR task failed'),
+      ...bash('cargo fmt --check', 0, ''),
+    ];
+    expect(brief(other)[0]?.[1]).not.toBe('fixed');
   });
 
   it('a script named by its absolute path or from the project folder is the same step; another script is not', () => {

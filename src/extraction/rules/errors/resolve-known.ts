@@ -122,7 +122,8 @@ function takenUp(err: OpenError, read: ReadBefore, entries: readonly TranscriptE
   if (command === null) return null;
   const lines = [...read.before, ...entries].filter((e) => !e.sidechain);
   const asked = lines.findIndex((e) => e.role === 'user' && e.kind === 'text' && !e.queued);
-  // the failed call as its record keeps it: its command and the line that explains it
+  // the failed call as its record keeps it: its command and the line that explains it, not its exit status (the last
+  // line of a list of lines is not known to be where it failed)
   const failure: TranscriptEntry = {
     line: err.evidence.line,
     at: null,
@@ -130,7 +131,7 @@ function takenUp(err: OpenError, read: ReadBefore, entries: readonly TranscriptE
     kind: 'tool_result',
     text: err.error_message.slice(err.error_message.indexOf('`:') + 2).trim(),
     truncated: false,
-    tool: { id: null, name: 'Bash', input: { command }, is_error: true, exit_code: null },
+    tool: { id: null, name: 'Bash', input: { command }, is_error: null, exit_code: null },
     sidechain: false,
   };
   // a failure the earlier conversation ended on is no slip of this one's, whatever its first call does
