@@ -8,6 +8,7 @@ import {
   SPOKE_AFTER,
 } from '../core/call-text.js';
 import { clip, clipEnds } from '../core/clip.js';
+import { createsPr, openedPrs } from '../core/pull-requests.js';
 import { heredoc } from '../core/heredoc.js';
 import { isContextFull, isLimitNotice, isUsageLimit } from '../core/runtime/usage-limit.js';
 import { stillRunning } from './background-commands.js';
@@ -114,13 +115,16 @@ function afterWord(
   // a code-mode cell whose commands Codex recorded apart is said by them, not again by itself (unless it failed)
   const apart = (r: TranscriptEntry | undefined) =>
     r?.tool?.commands_apart === true && r.tool.is_error !== true;
-  const done = turn.filter(
-    (e) =>
-      e.kind === 'tool_call' &&
-      e.tool?.id &&
-      results.has(e.tool.id) &&
-      !apart(results.get(e.tool.id)) &&
-      !setsPlan(e),
+  const done = onePerPr(
+    turn.filter(
+      (e) =>
+        e.kind === 'tool_call' &&
+        e.tool?.id &&
+        results.has(e.tool.id) &&
+        !apart(results.get(e.tool.id)) &&
+        !setsPlan(e),
+    ),
+    results,
   );
   const last = done.at(-1);
   if (!last) return null;
@@ -167,6 +171,45 @@ function afterWord(
   // what it says changes with a result as much as with a call: a piece holding only a result takes back "never returned"
   const through = Math.max(last.line, ...done.map((c) => results.get(c.tool?.id ?? '')?.line ?? -1));
   return { text: `${lead}${earlier}: ${parts.join('; ')}${tail}`, through };
+}
+
+/**
+ * The calls with one per pull request opened: a call that opened one already opened (by its address: `gh pr create`,
+ * then a GitHub MCP tool answering with the same pull request) is left out, and so is one made to open a pull request
+ * whose answer names none right beside one that names it (a Codex code-mode cell calling the MCP tool prints "Action
+ * completed.", the tool's call Codex records beside it the address).
+ */
+function onePerPr(
+  calls: TranscriptEntry[],
+  results: ReadonlyMap<string, TranscriptEntry>,
+): TranscriptEntry[] {
+  const outcomes = calls.map((call) => {
+    const result = results.get(call.tool?.id ?? '');
+    const code = result?.tool?.exit_code ?? 0;
+    const outcome = {
+      tool: call.tool?.name ?? 'tool',
+      input: call.tool?.input,
+      commands: callCommands(
+        call.tool?.name ?? null,
+        call.tool?.input,
+        result?.tool?.commands_apart === true,
+      ),
+      output: result?.text ?? '',
+      failed: code !== 0 || result?.tool?.is_error === true,
+    };
+    return { creates: createsPr(outcome), opened: openedPrs(outcome) };
+  });
+  const seen = new Set<string>();
+  return calls.filter((_, i) => {
+    const { creates, opened } = outcomes[i] as { creates: boolean; opened: string[] };
+    if (opened.length > 0) {
+      const again = opened.every((url) => seen.has(url));
+      for (const url of opened) seen.add(url);
+      return !again;
+    }
+    const beside = [outcomes[i - 1], outcomes[i + 1]].some((o) => (o?.opened.length ?? 0) > 0);
+    return !(creates && beside);
+  });
 }
 
 /**

@@ -38,16 +38,20 @@ function mcpPullNumber(input: unknown): string | null {
 }
 
 /**
- * The pull requests (GitLab merge requests) a call opened: the addresses its output holds, from `gh pr create`, `glab
- * mr create`, or an MCP tool named for it (create_pull_request, create-merge-request).
+ * Whether a call that worked was made to open a pull request (GitLab merge request): `gh pr create`, `glab mr create`,
+ * or an MCP tool named for it (create_pull_request, create-merge-request), also called from a Codex code-mode cell.
  */
+export function createsPr(call: ToolOutcome): boolean {
+  return (
+    !call.failed &&
+    (/\b(?:gh\s+pr|glab\s+mr)\s+create\b/.test(call.commands.join(' ; ')) ||
+      /create[_-](?:pull|merge)[_-]request/i.test(call.tool + String(call.input ?? '')))
+  );
+}
+
+/** The pull requests (GitLab merge requests) a call opened (createsPr): the addresses its output holds. */
 export function openedPrs(call: ToolOutcome): string[] {
-  const all = call.commands.join(' ; ');
-  const creates =
-    /\b(?:gh\s+pr|glab\s+mr)\s+create\b/.test(all) ||
-    /create[_-](?:pull|merge)[_-]request/i.test(call.tool + String(call.input ?? ''));
-  if (!creates || call.failed) return [];
-  return [...call.output.matchAll(prUrl)].map((m) => m[0]);
+  return createsPr(call) ? [...call.output.matchAll(prUrl)].map((m) => m[0]) : [];
 }
 
 /** The pull requests a call merged or queued for merging: by `gh pr merge` (mergeSummary), or an MCP merge tool. */

@@ -314,6 +314,44 @@ describe("the agent's last word", () => {
     );
   });
 
+  it('says one pull request opened once: a code-mode cell calling the GitHub MCP tool and the call Codex recorded beside it (rollout lines 161-170)', () => {
+    const rollout = readCorpus('codex/hk/e5/cb0813e003/0/full.jsonl').split('\n').slice(0, 170).join('\n');
+    const last = readSession(parseCodexRollout(rollout).entries).summaries.at(-1);
+    // the cell printed "Action completed.", the tool's answer holds https://github.com/jdx/hk/pull/1075
+    expect(last?.text).toMatch(
+      /\n\nAfter it: `mcp__codex_apps__github_create_pull_request` worked; `exec: gh pr view --repo jdx\/hk /,
+    );
+    expect(last?.text).not.toContain(
+      '`exec: const r = await tools.mcp__codex_apps__github_create_pull_request',
+    );
+  });
+
+  it('says one pull request opened once: `gh pr create`, then a GitHub MCP tool answering with the same one', () => {
+    const url = 'https://github.com/acme/app/pull/221';
+    const text = [
+      JSON.stringify({
+        type: 'assistant',
+        message: { id: 'm0', role: 'assistant', content: [{ type: 'text', text: 'Opening the PR.' }] },
+      }),
+      ...claudeTool('p1', 'Bash', { command: 'gh pr create --fill' }, `${url}\n`),
+      ...claudeTool(
+        'p2',
+        'mcp__github__create_pull_request',
+        { owner: 'acme', repo: 'app' },
+        `{"html_url":"${url}","number":221}`,
+      ),
+      ...claudeTool(
+        'p3',
+        'Bash',
+        { command: 'gh pr create --fill --base next' },
+        'https://github.com/acme/app/pull/222\n',
+      ),
+    ].join('\n');
+    expect(lastWord(text)?.text).toBe(
+      `Opening the PR.\n\nAfter it: \`Bash: gh pr create --fill\` worked; \`Bash: gh pr create --fill --base next\` worked, its output ending: https://github.com/acme/app/pull/222`,
+    );
+  });
+
   it('leaves out a plan the agent set through a code-mode cell: the plan is shown on its own (rollout lines 273-276)', () => {
     const rollout = readCorpus('codex/entirecontext/7H/01M05W0DK3S06FP7YAJHNPXG7H/3/full.jsonl').split('\n');
     // the cell of line 273 calls `tools.update_plan` and runs no command; its result is at line 274
