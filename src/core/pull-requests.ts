@@ -15,7 +15,9 @@ function mergeSummary(args: string, output: string): string {
     /\/pull\/(\d+)/.exec(args)?.[1] ??
     /(?:^|\s)#?(\d+)(?=\s|$)/.exec(args)?.[1];
   const pr = number ? `PR #${number}` : "the current branch's pull request";
-  const done = /\b(?:Merged|Squashed and merged|Rebased and merged) pull request\b/.test(output);
+  // one merged before (`! Pull request o/r#221 was already merged`) is merged, whatever `--auto` asked
+  const done =
+    /\b(?:Merged|Squashed and merged|Rebased and merged) pull request\b|\bwas already merged\b/.test(output);
   const queued = /will be (?:automatically merged|added to the merge queue)/i.test(output);
   if (!done && (queued || /(?:^|\s)--auto\b/.test(args))) return `enabled auto-merge of ${pr}`;
   return `merged ${pr}`;
@@ -64,4 +66,21 @@ export function mergedPrs(call: ToolOutcome): string[] {
   const merged = /merge[_-]pull[_-]request/i.test(call.tool) ? mcpPullNumber(call.input) : null;
   if (merged) out.push(`merged PR #${merged}`);
   return out;
+}
+
+/** A merged pull request as `gh pr view` shows it: `{"state":"MERGED"}` (`--json`), `state:\tMERGED` (plain). */
+const mergedState = /"state"\s*:\s*"MERGED"|^state:\s+MERGED$/m;
+
+/**
+ * The number of the pull request a read showed merged: `gh pr view 221 --json state` answering `{"state":"MERGED"}`,
+ * or `MERGED` alone (`--jq .state`). Only a call whose one command views one pull request by its number or address:
+ * what several print together is not known to be of that one. Null otherwise.
+ */
+export function viewedMerged(call: ToolOutcome): string | null {
+  if (call.failed || call.commands.length !== 1) return null;
+  const views = [...(call.commands[0] ?? '').matchAll(/\bgh\s+pr\s+view\b([^;&|\n]*)/g)];
+  if (views.length !== 1) return null;
+  const number = /(?:^|\s)(?:#?(\d+)|\S*\/pull\/(\d+))(?=\s|$)/.exec(views[0]?.[1] ?? '');
+  const n = number?.[1] ?? number?.[2];
+  return n && (mergedState.test(call.output) || call.output.trim() === 'MERGED') ? n : null;
 }

@@ -302,13 +302,18 @@ function fileChanges(
   return [...byPath].map(([path, change]) => ({ change, path }));
 }
 
-/** A pull request created and then merged is one entry: its address, said merged. */
+/**
+ * A pull request created and then merged is one entry: its address, said merged. Its latest known state wins: auto-merge
+ * enabled, then the pull request merged (`gh pr merge`, or a later `gh pr view` showing it), is said merged only.
+ */
 export function mergedOnce(prs: readonly string[]): string[] {
   const merged = new Set(prs.flatMap((p) => /^merged PR #(\d+)$/.exec(p)?.[1] ?? []));
   const urls = new Set(prs.flatMap((p) => /\/pull\/(\d+)$/.exec(p)?.[1] ?? []));
-  return prs.flatMap((p) => {
+  return prs.flatMap((p, i) => {
     const n = /^merged PR #(\d+)$/.exec(p)?.[1];
     if (n && urls.has(n)) return [];
+    const queued = /^enabled auto-merge of PR #(\d+)$/.exec(p)?.[1];
+    if (queued && prs.slice(i + 1).includes(`merged PR #${queued}`)) return [];
     const u = /\/pull\/(\d+)$/.exec(p)?.[1];
     return [u && merged.has(u) ? `${p} (merged)` : p];
   });

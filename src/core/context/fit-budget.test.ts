@@ -2263,6 +2263,21 @@ describe('pull requests already made', () => {
     ]);
   });
 
+  it('says a pull request by its latest known state: auto-merge enabled, then merged, is merged', () => {
+    const snap = {
+      ...bigSnapshot(),
+      side_effects: [
+        pr('p1', 'enabled auto-merge of PR #221'),
+        pr('p2', 'enabled auto-merge of PR #234'),
+        pr('p3', 'merged PR #221'),
+      ],
+    };
+    expect(fitResumeContext(snap, 4, [], 100_000, countTokens).context.already_done.pull_requests).toEqual([
+      'enabled auto-merge of PR #234',
+      'merged PR #221',
+    ]);
+  });
+
   it('says a merge by what it did, which names the pull request, and one opened by its address', () => {
     // entirecontext 39's "gh pr merge 221 --squash --auto" read "pull request enabled auto-merge of PR #221"
     const snap = {

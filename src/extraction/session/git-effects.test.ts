@@ -210,6 +210,40 @@ describe('commits, pushes, pull requests, branches and worktrees, as git and gh 
     ]);
   });
 
+  it('reads a pull request it queued to merge or opened as merged when a later read shows it merged', () => {
+    // entirecontext 39 (SOURCES.md: claude-code/entirecontext/39/01M0CV5D1MQXCRJBJXKV1JQ939, lines 36-42 and 934-939)
+    const { effects } = findGitEffects([
+      ran('gh pr merge 221 --squash --auto', '(Bash completed with no output)'),
+      ran('gh pr create --fill', 'https://github.com/o/r/pull/233\n'),
+      ran(
+        "gh pr view 233 --json state,mergeCommit --jq '{state, mergeCommit: .mergeCommit.oid}'",
+        '{"mergeCommit":"2ce9805c1352eb3fb406c79268a5cb0c6ee69510","state":"MERGED"}',
+      ),
+      ran("gh pr view 221 --json state --jq '.state' 2>/dev/null", 'MERGED'),
+      ran("gh pr view 221 --json state --jq '.state'", 'MERGED'),
+      // one the session neither opened nor merged: its state is no work of the session's
+      ran("gh pr view 222 --json state --jq '.state'", 'MERGED'),
+      // gh said it merged before: merged, whatever --auto asked
+      ran('gh pr merge 240 --squash --auto', '! Pull request o/r#240 was already merged'),
+    ]);
+    expect(effects.map((e) => e.summary)).toEqual([
+      'enabled auto-merge of PR #221',
+      'https://github.com/o/r/pull/233',
+      'merged PR #233',
+      'merged PR #221',
+      'merged PR #240',
+    ]);
+  });
+
+  it('reads a pull request an earlier import saw queued to merge as merged when these lines show it merged', () => {
+    const view = ran("gh pr view 221 --json state --jq '.state' 2>/dev/null", 'MERGED');
+    expect(findGitEffects([view], ['enabled auto-merge of PR #221']).effects.map((e) => e.summary)).toEqual([
+      'merged PR #221',
+    ]);
+    // said merged before: not again
+    expect(findGitEffects([view], ['enabled auto-merge of PR #221', 'merged PR #221']).effects).toEqual([]);
+  });
+
   it("reads a GitHub MCP server's pull request tools: the created address, the merged number", () => {
     // an MCP tool has no exit code: its failure is the error flag alone
     const mcp = (name: string, input: unknown, output: string, isError = false) => {

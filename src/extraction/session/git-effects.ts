@@ -2,6 +2,7 @@ import type { TranscriptEntry } from '../../agents/transcript-types.js';
 import { commitSummary } from '../../core/context/done-commits.js';
 import { gitCommand as git, gitWord as word } from '../../core/git-commits.js';
 import { gitEffects } from '../../core/git-effects.js';
+import { viewedMerged } from '../../core/pull-requests.js';
 import { headWatcher } from '../../core/head-listings.js';
 import { sameHash } from '../../core/short-hash.js';
 import { toolOutcome } from './tool-failed.js';
@@ -36,9 +37,13 @@ const prDirective = /::git-create-pr\{[^}]*\burl="([^"]+)"/g;
  * gitEffects reads it (as `baton run` does); what needs the calls before it is read here: a commit made again (its
  * hash already seen), the commit an amend replaced (the branch's last, a renamed branch's by its new name), a pull
  * request's address said once, and commits no command printed making that a later `git log` lists above the HEAD an
- * earlier one listed (headWatcher).
+ * earlier one listed (headWatcher). A pull request this session opened or queued to merge (among these calls, or
+ * `prsBefore`: the pull requests an earlier import recorded) that a later read shows merged is said merged.
  */
-export function findGitEffects(entries: readonly TranscriptEntry[]): {
+export function findGitEffects(
+  entries: readonly TranscriptEntry[],
+  prsBefore: readonly string[] = [],
+): {
   commits: Commit[];
   effects: Effect[];
 } {
@@ -80,6 +85,17 @@ export function findGitEffects(entries: readonly TranscriptEntry[]): {
     }
     for (const { kind, summary } of found.effects)
       effects.push({ line: e.line, at: e.at, kind, tool, summary });
+    // a pull request the session opened or queued to merge, seen merged later (`gh pr view 221 --json state`): its
+    // latest state, so "enabled auto-merge of PR #221" is not left standing
+    const seen = viewedMerged(call);
+    const prs = [...prsBefore, ...effects.flatMap((f) => (f.kind === 'pr' ? [f.summary] : []))];
+    const said = (re: RegExp) => prs.some((summary) => re.exec(summary)?.[1] === seen);
+    if (
+      seen &&
+      !said(/^merged PR #(\d+)$/) &&
+      (said(/^enabled auto-merge of PR #(\d+)$/) || said(/\/pull\/(\d+)$/))
+    )
+      effects.push({ line: e.line, at: e.at, kind: 'pr', tool, summary: `merged PR #${seen}` });
   }
   return { commits, effects };
 }

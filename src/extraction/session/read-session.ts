@@ -33,14 +33,15 @@ export interface SessionFacts {
 /**
  * `fromStart`: the entries begin at the transcript's first line (not a piece after an earlier import), so what the
  * agent did not say in them it never said. `folder`: where in the worktree the agent worked, when below its root
- * (the files it names relative to that folder are taken there).
+ * (the files it names relative to that folder are taken there). `prsBefore`: the pull requests an earlier import
+ * recorded (its `pr` side effects), which these entries may show merged.
  */
 export function readSession(
   entries: readonly TranscriptEntry[],
-  opts: { fromStart?: boolean; folder?: string | null } = {},
+  opts: { fromStart?: boolean; folder?: string | null; prsBefore?: readonly string[] } = {},
 ): SessionFacts {
   const taskCalls = findTaskCalls(entries);
-  const git = findGitEffects(entries);
+  const git = findGitEffects(entries, opts.prsBefore);
   const files = findFileEffects(entries, opts.folder ?? null);
   const effects = [...git.effects, ...files, ...findRemoteEffects(entries)].sort((a, b) => a.line - b.line);
   return {

@@ -332,6 +332,8 @@ export async function importTranscript(
   const all = readSession([...earlier, ...fresh], {
     fromStart: startLine === 0,
     folder: folderIn(opts.worktree ?? null, parsed.cwd),
+    // a pull request an earlier import saw opened or queued to merge, which these lines may show merged
+    prsBefore: known.side_effects.flatMap((e) => (e.kind === 'pr' ? [e.summary] : [])),
   });
   const facts: SessionFacts = {
     requests: all.requests.filter((r) => isNew(r.line)),
