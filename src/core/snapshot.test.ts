@@ -64,6 +64,25 @@ describe('a request that limits the agent, older than the recent ones the state 
   });
 });
 
+describe('a rule the user set for the session, older than the recent requests the state keeps', () => {
+  it('stays in force: kept, and listed in the Goal with the later requests; a one-off request does not', () => {
+    const d = freshWorkflow({ titleFromRequest: true });
+    const said = [
+      'add a retry to the upload client',
+      'always run the tests before committing',
+      'use pnpm',
+      'answer in Korean',
+      'look at the timeout in upload.ts',
+      ...Array.from({ length: 12 }, (_, i) => `step ${i + 1}: go on with the retry`),
+    ];
+    request(d, said);
+    expect(d.state.standing_requests?.map((r) => r.text)).toEqual(said.slice(1, 4));
+    const goal = compileResumeContext(snapshotOf(d), 2).goal;
+    for (const rule of said.slice(1, 4)) expect(goal.requests.map((r) => r.text)).toContain(rule);
+    expect(goal.requests.map((r) => r.text)).not.toContain(said[4]);
+  });
+});
+
 describe('a snapshot on another branch than the one before it', () => {
   const gitOn = (branch: string, commit = 'c1'.repeat(20)): GitCapture => ({
     state: {

@@ -4,7 +4,7 @@ import { isCoverageUnmet } from '../coverage-threshold.js';
 import { byIsoTime } from '../iso-order.js';
 import { compactionBody } from './compaction-words.js';
 import { counted } from '../counted.js';
-import { askOf, gistOf, limitsTheAgent } from '../requests/request-gist.js';
+import { askOf, gistOf, staysInForce } from '../requests/request-gist.js';
 import { onlyGoesOn, requestTitle, USER_DIRECTIVE } from '../requests/request-text.js';
 import type { ListItem } from '../requests/menu-pick.js';
 import { interruptedTurn } from '../interrupted-turn.js';
@@ -98,10 +98,11 @@ function laterRequests(snap: SessionSnapshot): Asked[] {
 
 /**
  * The later requests the Goal lists, `later_requests` of them: the latest, then those that say what the agent may not
- * do ("don't produce code, design solution first"), newest first, then the rest (withRoom).
+ * do ("don't produce code, design solution first") or set a rule for the session ("use pnpm"), newest first, then the
+ * rest (withRoom).
  */
 const shownLater = (later: Asked[], limits: ContextLimits) =>
-  withRoom(later, limits.later_requests, (r) => limitsTheAgent(r.text));
+  withRoom(later, limits.later_requests, (r) => staysInForce(r.text));
 
 /** The item a request named, cut as its words are. */
 const itemShown = (named: ListItem | undefined, max: number) =>

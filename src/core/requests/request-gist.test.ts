@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readCorpus } from '../../../test/helpers/corpus.js';
-import { askOf, gistOf, limitsTheAgent } from './request-gist.js';
+import { askOf, gistOf, limitsTheAgent, setsARule } from './request-gist.js';
 
 const REVIEW = 'codex/entirecontext/7H/01M05W0DK3S06FP7YAJHNPXG7H/3/full.jsonl';
 const DISPATCHED = 'codex/petercr-jev-orchestrator/3/full.jsonl';
@@ -144,6 +144,29 @@ describe('a long request in fewer characters', () => {
     for (const max of [60, 100])
       expect(gistOf(request, max)).toContain('not to commit changes until final step.');
     expect(limitsTheAgent('I decided the plan is fine; prepare the release notes')).toBe(false);
+  });
+
+  it('reads a rule the user gave for the whole session, in a few words, and nothing else', () => {
+    for (const rule of [
+      'always run the tests before committing',
+      'Always use conventional commit messages.',
+      'use pnpm',
+      'Use pnpm instead of npm',
+      'please answer in Korean',
+      'Reply in English from now on.',
+      'from now on, squash your commits before pushing',
+      'For the rest of this session, keep the changelog updated',
+    ])
+      expect(setsARule(rule), rule).toBe(true);
+    for (const task of [
+      'use pnpm to add lodash to the web package',
+      'run the tests',
+      'always the same flaky test, can you look at it?',
+      'fix the Korean translation in the settings page',
+      'write the README in English and the docs in Korean, then open a PR for review with the screenshots attached',
+      `Implement the plan below. ${'Always keep the API stable. '.repeat(8)}`,
+    ])
+      expect(setsARule(task), task).toBe(false);
   });
 
   it("a dispatched worker's prompt shows its task; a pasted brief keeps its title line and its closing ask", () => {

@@ -87,6 +87,40 @@ const limit = new RegExp(
 /** Whether a request says what the agent may not do (`limit`): kept the longest when requests are cut. */
 export const limitsTheAgent = (text: string): boolean => limit.test(text);
 
+/** Words that say a request holds for the rest of the session ("from now on", "for the rest of this session"). */
+const fromNowOn = String.raw`(?:from now on|from here on|going forward|for the rest of (?:this|the) (?:session|conversation|work))`;
+const languages =
+  'English|Korean|Japanese|Chinese|Mandarin|Spanish|French|German|Portuguese|Russian|Italian|Dutch|Polish|Turkish|Ukrainian|Vietnamese|Indonesian|Hindi|Arabic|Hebrew|Swedish|Norwegian|Danish|Finnish|Czech|Greek|Thai';
+/** What a whole short request may be that makes it a rule: the tool to use, the language to answer in. */
+const ruleWhole = new RegExp(
+  String.raw`^(?:please,?\s+)?(?:${fromNowOn},?\s+)?(?:always\s+)?(?:` +
+    String.raw`use\s+(?:pnpm|yarn|bun|npm|uv|poetry|pdm|deno)(?:\s+(?:instead of|not|rather than)\s+\S+)?` +
+    String.raw`|(?:answer|reply|respond|talk|speak|write)(?:\s+to me)?\s+(?:only\s+)?in\s+(?:${languages})` +
+    String.raw`)(?:,?\s+(?:please|${fromNowOn}))?[.!]*$`,
+  'i',
+);
+/** A request that opens with a rule: "always run the tests before committing", "from now on, squash your commits". */
+const ruleOpening = new RegExp(
+  String.raw`^(?:please,?\s+)?(?:(?:${fromNowOn},?\s+)(?:please\s+)?\S|(?:${fromNowOn},?\s+)?always\s+(?:run|use|answer|reply|respond|write|test|check|commit|ask|keep|add|make|read|format|lint|follow|include|prefer|update|open|create|put|name|speak|talk|sign|rebase|squash)\b)`,
+  'i',
+);
+
+/**
+ * Whether the user gave a request as a rule for the whole session, in a few words (160 characters at most, so a task
+ * brief that says "always" somewhere is none): "always run the tests before committing", "use pnpm", "answer in
+ * Korean", "from now on, squash your commits". Read conservatively: the rule opens the request, or is all of it.
+ */
+export const setsARule = (text: string): boolean => {
+  const t = text.trim();
+  return t.length <= 160 && (ruleWhole.test(t) || ruleOpening.test(t));
+};
+
+/**
+ * Whether a request stays in force after later ones (kept past the last requests the state holds, listed first when
+ * the Goal is cut): it limits what the agent may do, or sets a rule for the session.
+ */
+export const staysInForce = (text: string): boolean => limitsTheAgent(text) || setsARule(text);
+
 /**
  * The part of a sentence that limits the agent: from the clause its limiting words open ("... found no surviving
  * processes; do not overclaim remote termination" from "do not"), the whole sentence when they stand in its first
