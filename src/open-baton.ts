@@ -137,8 +137,10 @@ export function serverClient(
   const sent = serverToken(settings, env, token);
   const timeoutMs = reader.durationMs('requestTimeout', `${REQUEST_TIMEOUT_MS}ms`);
   if (timeoutMs <= 0) throw reader.invalid('requestTimeout', 'must be positive');
-  // the server acts as whoever this process would act as on its own database
-  return new HttpClient(url, sent.token, cwd, sent.from, timeoutMs, settings.actor);
+  // the server acts as whoever this process would act as on its own database, for the person whose clone `cwd` is
+  return new HttpClient(url, sent.token, cwd, sent.from, timeoutMs, settings.actor, () =>
+    git.identityAt(cwd),
+  );
 }
 
 /**

@@ -1,5 +1,5 @@
 import { BatonError, ownedBy, ResumeRefusal, resumeRefusalText } from '../core/index.js';
-import { owner, resolveWorktree } from '../git/git.js';
+import { identityAt, resolveWorktree } from '../git/git.js';
 
 /**
  * Where a workflow goes on, said when it is not here: its worktree, and whose it is when it is not the person's (a
@@ -8,15 +8,6 @@ import { owner, resolveWorktree } from '../git/git.js';
 export interface Elsewhere {
   worktree: string;
   owner: string | null;
-}
-
-/**
- * The person's git identity at `cwd`: the one of its worktree, as the hooks record a workflow's owner (outside git, the
- * folder's: the environment's and the global one). `baton serve` asks it of the folder it runs in.
- */
-export async function identityAt(cwd: string): Promise<string | null> {
-  const here = await resolveWorktree(cwd).catch(() => null);
-  return owner(here ?? cwd);
 }
 
 /**

@@ -58,6 +58,7 @@ export const HUNG_HINT =
 export class HttpClient implements BatonClient {
   /** The server's address, without a trailing slash. */
   readonly base: string;
+  private readonly identity: (() => Promise<string | null>) | null;
 
   constructor(
     url: string,
@@ -72,7 +73,15 @@ export class HttpClient implements BatonClient {
      * person's command, an agent's hook or `--actor` is the same in the server's log; null: the server's own.
      */
     private readonly actor: string | null = null,
+    /**
+     * The git identity of the person asking (X-Baton-Identity, asked once, at the first request; null: none is set
+     * where they are): whose work is whose is told by it on a server a team shares, not by the server's own.
+     * Unset: the header is not sent, and the server judges by its own.
+     */
+    identity?: () => Promise<string | null>,
   ) {
+    let asked: Promise<string | null> | undefined;
+    this.identity = identity ? () => (asked ??= identity()) : null;
     // the server's address, also when given as its API's (`http://host:7420/api`)
     this.base = url.replace(/\/+$/, '').replace(/\/api$/, '');
   }
@@ -96,10 +105,21 @@ export class HttpClient implements BatonClient {
     return `/api/workflows/${e(ref.workflowId ?? 'current')}`;
   }
 
-  private async call<T>(method: string, path: string, body?: unknown, ref?: Ref): Promise<T> {
+  /** `by`: who asks, for this call alone (a person's identity given to `resume`...), else the client's own. */
+  private async call<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    ref?: Ref,
+    by: AskedBy = {},
+  ): Promise<T> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.token) headers.authorization = `Bearer ${this.token}`;
     if (this.actor) headers['x-baton-actor'] = this.actor;
+    // who asks, in every request: the one way a server is told it (the body's `identity` of older CLIs is not sent,
+    // so a server older than the header ignores it instead of refusing the request)
+    const asker = by.identity !== undefined ? by.identity : await this.identity?.();
+    if (asker !== undefined) headers['x-baton-identity'] = e(asker ?? '');
     // The working directory is sent only to resolve `current`: a path of this machine means nothing to a server on
     // another one, so a call naming its workflow works from anywhere.
     const cwd = resolvesCurrent.test(path) ? (ref?.cwd ?? this.cwd) : null;
@@ -357,8 +377,9 @@ export class HttpClient implements BatonClient {
     return this.call<Awaited<ReturnType<BatonClient['resume']>>>(
       'POST',
       `${this.wf(ref)}/resume`,
-      by.identity === undefined ? undefined : { identity: by.identity },
+      undefined,
       ref,
+      by,
     );
   }
 
@@ -463,13 +484,12 @@ export class HttpClient implements BatonClient {
   }
 
   recoveryOptions(ref: Ref, by: AskedBy = {}) {
-    // none set where the person asks: `identity=` (empty)
-    const query = by.identity === undefined ? '' : `?identity=${e(by.identity ?? '')}`;
     return this.call<Awaited<ReturnType<BatonClient['recoveryOptions']>>>(
       'GET',
-      `${this.wf(ref)}/recovery-options${query}`,
+      `${this.wf(ref)}/recovery-options`,
       undefined,
       ref,
+      by,
     );
   }
 
@@ -487,9 +507,9 @@ export class HttpClient implements BatonClient {
         force: opts.force === true,
         dry_run: opts.dryRun === true,
         confirm: opts.confirm === true,
-        ...(opts.identity === undefined ? {} : { identity: opts.identity }),
       },
       ref,
+      { identity: opts.identity },
     );
   }
 
@@ -538,8 +558,9 @@ export class HttpClient implements BatonClient {
     return this.call<Awaited<ReturnType<BatonClient['recover']>>>(
       'POST',
       `${this.wf(ref)}/recover`,
-      { option, checkpoint, ...(by.identity === undefined ? {} : { identity: by.identity }) },
+      { option, checkpoint },
       ref,
+      by,
     );
   }
 

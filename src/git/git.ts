@@ -94,6 +94,16 @@ export function owner(dir: string): Promise<string | null> {
   return email;
 }
 
+/**
+ * The person's git identity at `cwd`: the one of its worktree, as the hooks record a workflow's owner (outside git, the
+ * folder's: the environment's and the global one). A client sends it to a server (X-Baton-Identity), and `baton serve`
+ * asks it of the folder it runs in.
+ */
+export async function identityAt(cwd: string): Promise<string | null> {
+  const here = await resolveWorktree(cwd).catch(() => null);
+  return owner(here ?? cwd);
+}
+
 /** One command asks several times (its workflow, the run folders, the hooks' list): git is asked once a few seconds. */
 const OWNER_KEPT_MS = 5_000;
 const owners = new Map<string, { at: number; email: Promise<string | null> }>();

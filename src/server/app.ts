@@ -18,6 +18,7 @@ import { bearerAuth } from './auth/bearer.js';
 import { errorBody, onError, sendError, validationError } from './http/errors.js';
 import { hostAndOrigin } from './http/host-origin.js';
 import { actorHeader, type ActingAs } from './http/actor-header.js';
+import { identityHeader, type AskedByRun } from './http/identity-header.js';
 import type { Metrics } from './http/metrics.js';
 import { staticFiles } from './http/static-files.js';
 import { responseCheck } from './http/response-check.js';
@@ -47,6 +48,8 @@ export interface AppOptions {
   you?: () => Promise<string | null>;
   /** Acts as the actor a request names (X-Baton-Actor); unset, the header is not read. */
   actingAs?: ActingAs;
+  /** Works for the person a request names (X-Baton-Identity: whose work is whose); unset, the header is not read. */
+  askedBy?: AskedByRun;
 }
 
 export const openApiInfo = (version: string) => ({
@@ -59,7 +62,9 @@ export const openApiInfo = (version: string) => ({
       '`Authorization: Bearer <token>` (`baton token` prints it). Requests whose Host does not name the server, and ' +
       'state-changing requests or `/ws` connections from a foreign Origin, get 403 (docs/security.md). Live events: ' +
       'WebSocket `/ws` (its messages: `GET /ws`). `X-Baton-Actor: <name>` names who acts in what a request changes ' +
-      "(the event log's `actor`; default the server's own): the CLI sends the actor it would act as on its own database.",
+      "(the event log's `actor`; default the server's own): the CLI sends the actor it would act as on its own database. " +
+      '`X-Baton-Identity: <git email, percent-encoded>` (empty: none set) names the person asking: whose a workflow is ' +
+      "to them (`current`, a new workflow's owner, whose clone git state is read from); default the server's own.",
   },
   security: [{ bearerAuth: [] }],
 });
@@ -121,6 +126,7 @@ export function createApp(o: AppOptions): OpenAPIHono {
   app.use('*', hostAndOrigin(o.guard));
   app.use('*', bearerAuth(o.token));
   if (o.actingAs) app.use('/api/*', actorHeader(o.actingAs));
+  if (o.askedBy) app.use('/api/*', identityHeader(o.askedBy));
   app.use(
     '/api/*',
     bodyLimit({

@@ -123,6 +123,7 @@ export async function startServer(
     ...(options.readFirst ? { readFirst: options.readFirst } : {}),
     ...(options.you ? { you: options.you } : {}),
     actingAs: (actor, work) => service.runner.actingAs(actor, work),
+    askedBy: (identity, work) => service.askedBy.run(identity, work),
   });
   metrics.gauge('baton_workflows', 'Workflows by status.', async () => {
     const counts = new Map<string, number>();

@@ -67,6 +67,7 @@ import { Resumer, type PersonResumeResult, type ResumeResult } from './resumer.j
 import { nextStep } from './next-step.js';
 import { followedBy } from './followed-by.js';
 import { theirCheckout, workflowGit } from './their-checkout.js';
+import { AskedBy } from './asked-by.js';
 import { closeEnded, requeuePaused } from './work-submit.js';
 import {
   askWhichRun,
@@ -122,12 +123,20 @@ export class BatonService {
   private readonly resumer: Resumer;
   /** Checks a workflow's driver whenever the workflow is read (set by the one recipe the edges build with). */
   readonly watch: CrashWatch | null;
+  /**
+   * Git as the service reads it: whose a worktree is (`owner`) is the identity of the person a request is for
+   * (`askedBy`), else git's answer where this process runs.
+   */
+  readonly git: GitPort;
+  /** Who the work of one request is for, on a server a team shares (AskedBy): `askedBy.run(identity, work)`. */
+  readonly askedBy = new AskedBy();
 
   constructor(
     readonly store: Store,
-    readonly git: GitPort,
+    git: GitPort,
     readonly options: ServiceOptions,
   ) {
+    this.git = this.askedBy.gitPort(git);
     this.runner = new CommandRunner(store, options);
     this.live = new LiveStates(store, options);
     this.compiler = new ContextCompiler(
@@ -136,8 +145,8 @@ export class BatonService {
       options.contextBudget ?? DEFAULT_CONTEXT_BUDGET,
       () => options.now?.() ?? new Date(),
     );
-    this.queries = new Queries(store, options, this.compiler, git);
-    this.resumer = new Resumer(this.runner, git, options, this.compiler);
+    this.queries = new Queries(store, options, this.compiler, this.git);
+    this.resumer = new Resumer(this.runner, this.git, options, this.compiler);
     this.watch = options.watch ? new CrashWatch(this, options.watch) : null;
     this.agentSessions = new AgentSessions(this);
     this.events = new EventFeed(store);
@@ -211,11 +220,12 @@ export class BatonService {
 
   /**
    * The git state a command records of the workflow (a snapshot's, a checkpoint's commit): its worktree's, or none for
-   * a teammate's whose path here holds a clone under another git identity (`workflowGit`): a pause or a checkpoint
-   * made from another person's clone does not record that clone's branch, commit and files as the workflow's.
+   * a teammate's (`workflowGit`): whose it is told by the person a server is asked by (`askedBy`), else by the
+   * identity of the clone at its path here. A pause or a checkpoint made from another person's clone does not record
+   * that clone's branch, commit and files as the workflow's.
    */
   private async gitOf(state: WorkflowState) {
-    return workflowGit(this.git, state);
+    return workflowGit(this.git, state, this.askedBy.identity());
   }
 
   async create(input: CreateWorkflowInput): Promise<WorkflowState> {

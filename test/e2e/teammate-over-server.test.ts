@@ -87,12 +87,16 @@ describe('a CLI over a server run under another git identity (PostgreSQL a team 
       expect(r.context).toContain(
         `${ana} is ${ANA}'s worktree, not yours (${BEN}): its git state is read only in their clone`,
       );
-      expect((await over(server, ben, benEnv, 'pause', '--force', '-w', anas)).code).toBe(0);
+      // his pause of her workflow over her server records none of her clone's git state, and says why
+      const paused = await over(server, ben, benEnv, 'pause', '--force', '-w', anas, '--json');
+      expect(paused.code, paused.stderr).toBe(0);
+      const sid = paused.json<{ snapshot_id: string }>().snapshot_id;
+      const snap = (await (await server.api(`/api/workflows/${anas}/snapshots/${sid}`)).json()) as Json;
+      expect(snap).toMatchObject({ git_state: null });
+      expect(snap.git_note).toContain(`${ana} is ${ANA}'s worktree, not yours (${BEN})`);
       const recovered = await over(server, ben, benEnv, 'recover', '-w', anas, '--option', 'live_state');
       expect(recovered.code, recovered.stderr).toBe(0);
-      expect(recovered.stdout).toContain(
-        `git state cannot be compared: ${ana} is ${ANA}'s worktree, not yours`,
-      );
+      expect(recovered.stdout).toContain(`${ana} is ${ANA}'s worktree, not yours (${BEN})`);
     } finally {
       await server.stop();
     }

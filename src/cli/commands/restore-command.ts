@@ -3,7 +3,8 @@ import type { BatonClient, Ref } from '../../client/baton-client.js';
 import { invalidTransition, shortHash, theirCheckpointWords } from '../../core/index.js';
 import type { CheckpointRestore } from '../../service/index.js';
 import type { GlobalOptions, Runtime } from '../runtime.js';
-import { elsewhereOf, identityAt, ownerFields, type Elsewhere } from '../whose-workflow.js';
+import { elsewhereOf, ownerFields, type Elsewhere } from '../whose-workflow.js';
+import { identityAt } from '../../git/git.js';
 import { resumeText } from './session-commands.js';
 
 export interface RestoreFlags {

@@ -13,7 +13,7 @@ import { makeWorker, workerLine, workerOptions, type WorkerFlags } from '../work
 import { agentOptions } from '../agent-runs.js';
 import { resumableWords, resumeReasonWords } from '../resumable-words.js';
 import { takenRef } from '../taken-workflow.js';
-import { identityAt } from '../whose-workflow.js';
+import { identityAt } from '../../git/git.js';
 
 type ServeFlags = ServeRuntimeFlags &
   WorkerFlags & {

@@ -35,7 +35,7 @@ import {
   isLiveSnapshotId,
   type ResumeResult,
 } from '../../service/index.js';
-import { gitConflict } from '../../git/git.js';
+import { gitConflict, identityAt } from '../../git/git.js';
 import { settingReader } from '../../config/settings.js';
 import { action, workflowOption } from '../action.js';
 import { oneOf, parseNumber } from '../parse.js';
@@ -46,13 +46,7 @@ import { snapshotsTable, snapshotText } from '../snapshot-table.js';
 import { detailsText } from '../details-text.js';
 import { usageLine } from '../usage-line.js';
 import { goOnLine, pauseText, pauseWithdrawnText, resumedGoOnLine, whoseWords } from '../pause-text.js';
-import {
-  elsewhereOf,
-  identityAt,
-  ownerFields,
-  resumeRefusedTheirs,
-  type Elsewhere,
-} from '../whose-workflow.js';
+import { elsewhereOf, ownerFields, resumeRefusedTheirs, type Elsewhere } from '../whose-workflow.js';
 import { catchUpFollowed } from '../../integrations/hooks/followed-catch-up.js';
 import { sayAlsoOpen, takenRef } from '../taken-workflow.js';
 import {

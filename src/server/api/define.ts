@@ -12,6 +12,7 @@ import {
   type UnreadTranscript,
 } from './response-schemas.js';
 import { AbsolutePath, CwdHeaders, Id } from './request-schemas.js';
+import { identityOf } from '../http/identity-header.js';
 
 export type Api = OpenAPIHono;
 
@@ -60,17 +61,27 @@ export interface RouteDeps {
 }
 
 /**
- * Whose a workflow is told by, for a request: the identity it gives (`Identity`: the CLI's own, null when none is set
- * where it runs), else the one the server serves (`you`); null when neither can tell.
+ * Whose a workflow is told by, for a request: the identity a body or query gives (`Identity`, from CLIs older than
+ * the header), else the one its X-Baton-Identity header gives (the CLI's own; null either way when none is set where
+ * it runs), else the one the server serves (`you`); null when none can tell.
  */
-export const askerOf = async (
+export async function askerOf(
   deps: Pick<RouteDeps, 'you'>,
-  identity: string | null | undefined,
-): Promise<string | null> => (identity !== undefined ? identity : deps.you ? await deps.you() : null);
+  c: Context,
+  identity?: string | null,
+): Promise<string | null> {
+  if (identity !== undefined) return identity;
+  const sent = identityOf(c);
+  if (sent !== undefined) return sent;
+  return deps.you ? deps.you() : null;
+}
 
-/** What the sessions table and a status say of `you` (`RouteDeps.you`): nothing when the server cannot tell. */
-export const youOf = async (deps: Pick<RouteDeps, 'you'>): Promise<{ you?: string | null }> =>
-  deps.you ? { you: await deps.you() } : {};
+/**
+ * What the sessions table and a status say of `you`: the person asking (`askerOf`); nothing when the server cannot
+ * tell (no header, no `RouteDeps.you`).
+ */
+export const youOf = async (deps: Pick<RouteDeps, 'you'>, c: Context): Promise<{ you?: string | null }> =>
+  identityOf(c) !== undefined || deps.you ? { you: await askerOf(deps, c) } : {};
 
 export const jsonBody = <T extends z.ZodType>(schema: T) => ({
   content: { 'application/json': { schema } },

@@ -37,6 +37,9 @@ export const ActorHeader = z
   .regex(ACTOR_PATTERN, 'must be 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit')
   .openapi({ example: 'claude-code' });
 
+/** X-Baton-Identity, decoded: a git email (`Identity`), or empty for none set where the person asks. */
+export const IdentityHeader = z.string().max(320, 'is longer than 320 characters');
+
 export const WorkflowParams = z.strictObject({
   id: Id.openapi({
     param: { name: 'id', in: 'path' },
@@ -278,9 +281,10 @@ export const CompleteBody = z
   .openapi('CompleteInput');
 export const CheckpointBody = z.strictObject({ name: z.string().min(1).max(100) });
 /**
- * The git identity of the person asking, where they are (the CLI sends its own; null: none is set there): whose a
- * workflow is to them, a teammate's told apart by it (its checkpoint not restored, its git state not read from here).
- * Absent (the dashboard): the identity where the server runs (`askerOf`).
+ * The git identity of the person asking, where they are (null: none is set there): whose a workflow is to them, a
+ * teammate's told apart by it (its checkpoint not restored, its git state not read from here). The CLI sends it in the
+ * X-Baton-Identity header of every request, which every route reads; this field (sent by CLIs older than the header)
+ * wins over it where it is given. Absent both (the dashboard): the identity where the server runs (`askerOf`).
  */
 export const Identity = z.string().max(320).nullable().optional();
 /** `Identity` in a query (a GET's): `identity=` (empty) is none set where the person asks. */

@@ -54,7 +54,7 @@ export function registerRunRoutes({ app, client, you }: RouteDeps) {
       // is restored in their clone, never by this server's git at their worktree's path on this machine: refused
       // before anything is planned. No identity cannot tell a teammate's from the person's own (a `baton serve`
       // started outside the repository whose config names them): nothing is refused, the dashboard says it cannot tell
-      const me = await askerOf({ you }, b.identity);
+      const me = await askerOf({ you }, c, b.identity);
       if (me !== null) {
         const w = await client.get(refOf(c, c.req.valid('param').id));
         if (w.owner && w.worktree && !ownedBy(w, me))

@@ -63,7 +63,7 @@ export function registerSessionRoutes({ app, client, you }: RouteDeps) {
       ),
     }),
     async (c) => {
-      const identity = await askerOf({ you }, c.req.valid('json').identity);
+      const identity = await askerOf({ you }, c, c.req.valid('json').identity);
       return c.json(await client.resume(refOf(c, c.req.valid('param').id), { identity }), 200);
     },
   );
@@ -99,7 +99,7 @@ export function registerSessionRoutes({ app, client, you }: RouteDeps) {
       responses: responses(RecoveryPlan, 'the recovery plan'),
     }),
     async (c) => {
-      const identity = await askerOf({ you }, c.req.valid('query').identity);
+      const identity = await askerOf({ you }, c, c.req.valid('query').identity);
       return c.json(await client.recoveryOptions(refOf(c, c.req.valid('param').id), { identity }), 200);
     },
   );
@@ -115,7 +115,7 @@ export function registerSessionRoutes({ app, client, you }: RouteDeps) {
     }),
     async (c) => {
       const b = c.req.valid('json');
-      const identity = await askerOf({ you }, b.identity);
+      const identity = await askerOf({ you }, c, b.identity);
       const out = await client.recover(refOf(c, c.req.valid('param').id), b.option, b.checkpoint, {
         identity,
       });

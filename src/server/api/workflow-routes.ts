@@ -134,7 +134,7 @@ export function registerWorkflowRoutes({ app, client, watch, you }: RouteDeps) {
         {
           ...s,
           ...(watch?.status(s) ?? { gone_agents: [], unread_transcripts: [], transcripts_not_read: [] }),
-          ...(await youOf({ you })),
+          ...(await youOf({ you }, c)),
         },
         200,
       );
@@ -186,7 +186,7 @@ export function registerWorkflowRoutes({ app, client, watch, you }: RouteDeps) {
       c.json(
         {
           sessions: await client.sessions(watch ? { goneAgents: watch.goneAgents } : {}),
-          ...(await youOf({ you })),
+          ...(await youOf({ you }, c)),
         },
         200,
       ),
