@@ -123,6 +123,11 @@ export function createMcpServer(
    * is handed over, as `baton context` does (given by `baton mcp`: the server may not import the integrations).
    */
   readFirst?: (ref: Ref) => Promise<{ workflow_id: string; not_read?: NotRead[] }>,
+  /**
+   * The git identity of the person where the server runs (given by `baton mcp`, as `baton resume` asks it): whose a
+   * workflow is to its resume. Unset: the service (or a server) judges by the clone at the workflow's path.
+   */
+  identity?: () => Promise<string | null>,
 ): McpServer {
   const server = new McpServer({ name: 'baton', version: PACKAGE_VERSION }, { instructions: INSTRUCTIONS });
   const ref = (a: { workflow_id?: string | undefined }): Ref => {
@@ -397,7 +402,9 @@ export function createMcpServer(
     },
     (a) =>
       tool(async () => {
-        const r = await client.resume(ref(a));
+        // the person's identity here, as `baton resume` sends it: a teammate's workflow is told apart by it (its git
+        // state not read from their clone), here and on a server run under another identity
+        const r = await client.resume(ref(a), identity ? { identity: await identity() } : {});
         if (r.outcome === 'pause_withdrawn') return r;
         return {
           outcome: r.outcome,

@@ -1,6 +1,9 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { gitIn } from '../helpers/git-repo.js';
+import { gitIn, tempDir } from '../helpers/git-repo.js';
+import { mcpClient } from '../helpers/mcp-client.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server.js';
 import { team } from '../helpers/teammates.js';
 
@@ -88,6 +91,44 @@ describe("a CLI over a server run under another person's git identity", () => {
       expect(rows.find((w) => w.id === anas)?.owner).toBe(ANA);
     } finally {
       await server.stop();
+    }
+  });
+});
+
+/** The text of an MCP tool's answer, parsed. */
+const answer = (r: unknown) => JSON.parse((r as { content: { text: string }[] }).content[0]!.text) as Json;
+
+describe("an agent's MCP resume_workflow asks as the person whose clone it runs in", () => {
+  it("Ana's, over Ben's server, reads her clone's git state", async () => {
+    const { ana, ben, anaEnv, benEnv, anas, baton } = await anaAtWork();
+    expect((await baton(ana, 'pause', '--force')).code).toBe(0);
+    const server = await startServerProcess(homeOf(benEnv), { cwd: ben, env: benEnv });
+    const mcp = await mcpClient(ana, { ...anaEnv, BATON_URL: server.url, BATON_TOKEN: server.token });
+    try {
+      const r = answer(await mcp.callTool({ name: 'resume_workflow', arguments: { workflow_id: anas } }));
+      expect(r.outcome, JSON.stringify(r)).toBe('resumed');
+      expect(`${String(r.context)}\n${(r.warnings as string[]).join('\n')}`).not.toMatch(
+        /not yours|another git identity/,
+      );
+    } finally {
+      await mcp.close();
+      await server.stop();
+    }
+  });
+
+  it("Ben's, on the store they share, reads none of Ana's clone for her workflow", async () => {
+    const { ana, ben, anaEnv, anas, baton } = await anaAtWork();
+    expect((await baton(ana, 'pause', '--force')).code).toBe(0);
+    // Ben's identity in his global git config (not the environment), so the clone at her path reads as hers to git
+    const home = tempDir('baton-user-');
+    writeFileSync(join(home, '.gitconfig'), `[user]\n\temail = ${BEN}\n`);
+    const mcp = await mcpClient(ben, { ...anaEnv, HOME: home });
+    try {
+      const r = answer(await mcp.callTool({ name: 'resume_workflow', arguments: { workflow_id: anas } }));
+      expect(r.outcome, JSON.stringify(r)).toBe('resumed');
+      expect(String(r.context)).toContain(`${ana} is ${ANA}'s worktree, not yours (${BEN})`);
+    } finally {
+      await mcp.close();
     }
   });
 });

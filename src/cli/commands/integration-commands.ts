@@ -3,6 +3,7 @@ import { claudeHookEvents } from '../../integrations/hooks/hook-payload.js';
 import { readProcessStdin, runHookCommand } from '../hook-entry.js';
 import { readBeforeContext } from '../../integrations/hooks/agent-watch.js';
 import { agentActor } from '../../core/actors.js';
+import { identityAt } from '../../git/git.js';
 import type { Runtime } from '../runtime.js';
 
 export function registerIntegrationCommands(program: Command, rt: Runtime) {
@@ -36,6 +37,7 @@ export function registerIntegrationCommands(program: Command, rt: Runtime) {
           const { status, not_read } = await readBeforeContext(client, ref, home);
           return { workflow_id: status.workflow.id, not_read };
         },
+        () => identityAt(rt.cwd),
       );
       const transport = new StdioServerTransport();
       await server.connect(transport);
