@@ -1,5 +1,6 @@
-import { BatonError, ownedBy, ResumeRefusal, resumeRefusalText } from '../core/index.js';
-import { identityAt, resolveWorktree } from '../git/git.js';
+import { BatonError, ResumeRefusal, resumeRefusalText } from '../core/index.js';
+import * as git from '../git/git.js';
+import { isOwner } from '../service/their-checkout.js';
 
 /**
  * Where a workflow goes on, said when it is not here: its worktree, and whose it is when it is not the person's (a
@@ -22,9 +23,10 @@ export async function elsewhereOf(
   me?: string | null,
 ): Promise<Elsewhere | null> {
   if (!w.worktree) return null;
-  const theirs = w.owner && !ownedBy(w, me === undefined ? await identityAt(cwd) : me) ? w.owner : null;
+  const mine = await isOwner(git, cwd, w, me === undefined ? await git.identityAt(cwd) : me);
+  const theirs = w.owner && !mine ? w.owner : null;
   if (theirs) return { worktree: w.worktree, owner: theirs };
-  const here = await resolveWorktree(cwd).catch(() => null);
+  const here = await git.resolveWorktree(cwd).catch(() => null);
   return here === w.worktree ? null : { worktree: w.worktree, owner: null };
 }
 

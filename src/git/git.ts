@@ -104,6 +104,21 @@ export async function identityAt(cwd: string): Promise<string | null> {
   return owner(here ?? cwd);
 }
 
+/**
+ * The email git's mailmap at `dir` (the repository's `.mailmap`, else `mailmap.file` or `mailmap.blob` of its config)
+ * gives for `email`, lowercased: the one a person commits under now for one they used before (`git check-mailmap`).
+ * `email` itself when nothing maps it; null when git cannot tell.
+ */
+export async function mailmap(dir: string, email: string): Promise<string | null> {
+  const out = await tryGit(dir, ['check-mailmap', `<${email}>`]);
+  return (
+    /<([^>]*)>/
+      .exec(out ?? '')?.[1]
+      ?.trim()
+      .toLowerCase() || null
+  );
+}
+
 /** One command asks several times (its workflow, the run folders, the hooks' list): git is asked once a few seconds. */
 const OWNER_KEPT_MS = 5_000;
 const owners = new Map<string, { at: number; email: Promise<string | null> }>();

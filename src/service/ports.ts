@@ -22,6 +22,8 @@ export interface GitPort {
   gitMark(dir: string): Promise<GitMark | null>;
   /** Whose work the worktree holds: the email git makes commits with there (the environment's first), null: none. */
   owner(dir: string): Promise<string | null>;
+  /** The email git's mailmap at `dir` maps `email` to (a person's email now for one used before); null: cannot tell. */
+  mailmap(dir: string, email: string): Promise<string | null>;
   /** The git state now; with the workflow's start, the commits made since it too (null: no workflow to measure from). */
   captureGitState(dir: string, start: WorkSpan | null): Promise<GitCapture>;
   /** The commits HEAD's history gained since a snapshot whose HEAD was `since.commit` (read as the capture reads them). */

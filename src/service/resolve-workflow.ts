@@ -139,7 +139,7 @@ export async function resolveWorkflowAmong(
     const elsewhere = (await store.listWorkflows({ status: open, limit: 1 })).length > 0;
     // with no identity here, none of them can be taken for this person's: what to set is said
     const who = (await git.owner(worktree))
-      ? "another git identity's, made under another email"
+      ? "another git identity's, made under another email (yours under an email you used before? a `.mailmap` line `<new> <old>` in the repository makes them yours again)"
       : `a git identity's, and none is set here (${SET_IDENTITY})`;
     const others =
       theirs > 0

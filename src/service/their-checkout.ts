@@ -1,4 +1,4 @@
-import { theirGitNote, workSpanOf, type GitCapture, type WorkflowState } from '../core/index.js';
+import { ownedBy, theirGitNote, workSpanOf, type GitCapture, type WorkflowState } from '../core/index.js';
 import type { GitPort } from './ports.js';
 
 /**
@@ -10,13 +10,31 @@ import type { GitPort } from './ports.js';
  * person's at the same path in devcontainers' `/workspaces/<repo>`).
  */
 export async function theirCheckout(
-  git: Pick<GitPort, 'owner'>,
+  git: Pick<GitPort, 'owner' | 'mailmap'>,
   s: WorkflowState,
   asker?: string | null,
 ): Promise<string | null> {
   if (!s.owner) return null;
-  if (asker) return asker === s.owner ? null : s.owner;
-  return (await git.owner(s.worktree)) === s.owner ? null : s.owner;
+  const me = asker || (await git.owner(s.worktree));
+  return (await isOwner(git, s.worktree, s, me)) ? null : s.owner;
+}
+
+/**
+ * Whether a workflow is the work of `me` (a git email; null: none): `ownedBy`, or its owner's email is one git's
+ * mailmap at `dir` maps to `me` (a `.mailmap` line `<me> <the old email>`, the repository's or `mailmap.file`'s): a
+ * person whose email changed since the workflow began says so as git's own log is told, and the work stays theirs.
+ * Nothing else is taken for it (the same name, or the same path and repository, is also another person's clone at
+ * devcontainers' one path).
+ */
+export async function isOwner(
+  git: Pick<GitPort, 'mailmap'>,
+  dir: string,
+  w: { owner?: string | null | undefined },
+  me: string | null,
+): Promise<boolean> {
+  if (ownedBy(w, me)) return true;
+  if (!me || !w.owner) return false;
+  return (await git.mailmap(dir, w.owner)) === me;
 }
 
 /**
