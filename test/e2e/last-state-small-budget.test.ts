@@ -29,7 +29,10 @@ describe('the Last State of a briefing at a small budget', () => {
         expect(c.tokens, where).toBeLessThanOrEqual(budget);
         const state = c.markdown.split("### Last State (the agent's last message, ")[1]?.split('\n### ')[0];
         expect(state, where).toBeDefined();
-        expect(state!.split('\n').slice(1).join('\n'), where).toContain(opening);
+        // at the least budget the Last State gives way word by word to a token or two of the stamp's random ids: its
+        // first five words are what says it was kept
+        const head = budget <= 400 ? opening.split(' ').slice(0, 5).join(' ') : opening;
+        expect(state!.split('\n').slice(1).join('\n'), where).toContain(head);
       }
       await service.store.close();
     },
