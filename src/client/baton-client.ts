@@ -275,8 +275,8 @@ export interface BatonClient {
   rebuild(workflowId?: string): Promise<{ workflows: number; events: number }>;
   /** Back to a checkpoint: the workflow state and the worktree; a restore that moves the branch needs `confirm`. */
   /**
-   * `identity` (`AskedBy`): a server refuses a teammate's checkpoint by it, else by its own (the dashboard's); the
-   * local service runs no such check (the CLI refuses it first).
+   * `identity` (`AskedBy`): a teammate's checkpoint is refused by it (the service's, here or on a server, `isOwner`);
+   * a server without one judges by its own (the dashboard's).
    */
   restoreCheckpoint(
     ref: Ref,

@@ -1,10 +1,12 @@
 import {
   assertRecoverable,
   backupRefPrefix,
+  invalidTransition,
   backupRefsUnstamped,
   notFound,
   SessionSnapshot,
   shortHash,
+  theirCheckpointWords,
   theirRestoreNote,
   type CheckpointRef,
   type OptionChanges,
@@ -16,6 +18,7 @@ import { nextStep } from './next-step.js';
 import type { RestorePlan } from './ports.js';
 import { askWhichRun, type WorkflowRef } from './resolve-workflow.js';
 import type { ResumeResult } from './resumer.js';
+import { theirCheckout } from './their-checkout.js';
 
 export interface RestoreOptions {
   stash?: boolean;
@@ -23,6 +26,13 @@ export interface RestoreOptions {
   dryRun?: boolean;
   /** The user confirmed a restore that moves the branch (`--yes`, a terminal prompt, the dashboard's button). */
   confirm?: boolean;
+  /**
+   * The git identity of the person asking (the CLI's, sent to a server; null or absent: told by the clone at the
+   * worktree's path here, `theirCheckout`): a teammate's checkpoint is refused by it.
+   */
+  identity?: string | null;
+  /** Where the restore is asked from, as a refused teammate's says it: `this clone` (the default), `this server`. */
+  from?: string;
 }
 
 export interface CheckpointRestore {
@@ -124,6 +134,22 @@ export async function checkpointChanges(
 }
 
 /**
+ * A teammate's checkpoint (another person's than the one asking, as `theirCheckout` judges: an old email of theirs
+ * that git's mailmap at the worktree maps to them is theirs) is restored in their clone, never from here: its git steps
+ * run at their worktree's path on this machine, which holds their clone or another person's at that path
+ * (devcontainers'), whose branch and files are not the workflow's. Refused before anything is planned or changed, a dry
+ * run too (its plan would be read from the wrong clone), for the CLI and a server alike.
+ */
+async function refuseTheirs(svc: BatonService, w: WorkflowState, name: string | null, opts: RestoreOptions) {
+  const owner = await theirCheckout(svc.git, w, opts.identity);
+  if (!owner) return;
+  throw invalidTransition(
+    theirCheckpointWords({ id: w.id, owner, worktree: w.worktree }, name, opts.from ?? 'this clone'),
+    { owner, yours: false, worktree: w.worktree },
+  );
+}
+
+/**
  * `baton recover --checkpoint <name>`: the workflow state back to the checkpoint (recover), and the worktree back to
  * the checkpoint's commit on its branch. Everything is checked before anything changes; a restore that moves the
  * branch is done only when confirmed, and every commit that leaves the branch stays on a backup ref.
@@ -135,6 +161,7 @@ export async function restoreCheckpoint(
   opts: RestoreOptions = {},
 ): Promise<CheckpointRestore> {
   const w = await svc.resolve(ref, askWhichRun);
+  await refuseTheirs(svc, w, name, opts);
   const cp = await findCheckpoint(svc.store, w, name);
   assertRecoverable(w, await nextStep(svc.store, w));
   const task_changes = taskChanges(w, await checkpointTasks(svc, w, cp));

@@ -1,7 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
 import { gitIn } from '../helpers/git-repo.js';
+import { startServerProcess } from '../helpers/server.js';
 import { team } from '../helpers/teammates.js';
 
 // A person whose git email changed after their workflow began (a new employer's domain, a typo fixed) tells Baton the
@@ -9,6 +11,15 @@ import { team } from '../helpers/teammates.js';
 // by `current`, its git state read). Without it, the old email is another identity's, as another person's would be.
 
 type Json = Record<string, unknown>;
+
+const head = (repo: string) => gitIn(repo, 'rev-parse', 'HEAD').trim();
+
+/** A commit of one new file: work that a reset to an older commit would take off the branch. */
+function commitFile(repo: string, file: string) {
+  writeFileSync(join(repo, file), 'package cli\n');
+  gitIn(repo, 'add', file);
+  gitIn(repo, 'commit', '-q', '-m', `add ${file}`);
+}
 
 describe('a git email changed since the workflow began', () => {
   it('is still the owner once git’s mailmap maps the old email to the new one', async () => {
@@ -38,5 +49,44 @@ describe('a git email changed since the workflow began', () => {
     });
     const paused = await baton(ana, 'pause', '--force', '--json');
     expect(paused.json<{ yours: boolean }>().yours).toBe(true);
+  });
+
+  it('over a server, her own checkpoint made under the old email is restored as hers (one judgement, CLI and API)', async () => {
+    const { ana, ben, anaEnv, benEnv, hook, baton, follows } = await team('sqlite');
+    const a = await hook(ana, 'SessionStart', { session_id: 'ana-1', source: 'startup' });
+    const anas = follows(a.stderr)!;
+    await hook(ana, 'UserPromptSubmit', { session_id: 'ana-1', prompt: 'stabilise the flaky login test' });
+    // the team's .mailmap, committed: it says her new email is the old one's owner, at every commit of hers
+    writeFileSync(join(ana, '.mailmap'), 'Ana <ana@new.example> <ana@team.example>\n');
+    gitIn(ana, 'add', '.mailmap');
+    gitIn(ana, 'commit', '-q', '-m', 'mailmap');
+    expect((await baton(ana, 'checkpoint', '--name', 'start')).code).toBe(0);
+    const start = head(ana);
+    commitFile(ana, 'login.go');
+    gitIn(ana, 'config', 'user.email', 'ana@new.example');
+    expect((await baton(ana, 'pause', '--force', '-w', anas)).code).toBe(0);
+    // Ben's server (run under his identity): her CLI asks as ana@new.example, whom the mailmap at her worktree names
+    const server = await startServerProcess(benEnv.BATON_HOME!, { cwd: ben, env: benEnv });
+    try {
+      const over = (...args: string[]) =>
+        runCli(args, { cwd: ana, env: { ...anaEnv, BATON_URL: server.url, BATON_TOKEN: server.token } });
+      const dry = await over('recover', '-w', anas, '--checkpoint', 'start', '--dry-run', '--json');
+      expect(dry.code, dry.stderr).toBe(0);
+      // Ben asking for it over the same server is still refused: her old email is not his
+      const his = await server.api(`/api/workflows/${anas}/restore`, {
+        method: 'POST',
+        json: { checkpoint: 'start', confirm: true, identity: 'ben@team.example' },
+      });
+      expect(his.status).toBe(409);
+      expect(((await his.json()) as { error: Json }).error).toMatchObject({
+        owner: 'ana@team.example',
+        yours: false,
+      });
+      const done = await over('recover', '-w', anas, '--checkpoint', 'start', '--yes');
+      expect(done.code, done.stderr).toBe(0);
+      expect(head(ana)).toBe(start);
+    } finally {
+      await server.stop();
+    }
   });
 });

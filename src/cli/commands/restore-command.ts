@@ -1,9 +1,9 @@
 import { createInterface } from 'node:readline/promises';
 import type { BatonClient, Ref } from '../../client/baton-client.js';
-import { invalidTransition, shortHash, theirCheckpointWords } from '../../core/index.js';
+import { BatonError, invalidTransition, shortHash } from '../../core/index.js';
 import type { CheckpointRestore } from '../../service/index.js';
 import type { GlobalOptions, Runtime } from '../runtime.js';
-import { elsewhereOf, ownerFields, type Elsewhere } from '../whose-workflow.js';
+import { elsewhereOf, ownerFields } from '../whose-workflow.js';
 import { identityAt } from '../../git/git.js';
 import { resumeText } from './session-commands.js';
 
@@ -86,23 +86,22 @@ async function askOnTerminal(rt: Runtime, question: string): Promise<boolean | n
 }
 
 /**
- * A teammate's checkpoint is restored in their clone, never from this one: its git steps run at their worktree's path
- * on this machine, which is their clone (another folder here) or the person's own (the same path in another clone:
- * devcontainers' `/workspaces/<repo>`), whose branch and files are not the workflow's. Refused before anything is
- * planned or changed, a dry run too (its plan would be read from the wrong clone), saying who runs what where, and
- * what puts back the records alone.
+ * A teammate's checkpoint, refused where the restore runs (the service's `refuseTheirs`, here or on a server: nothing
+ * planned or changed), said with what the person can do from here: `--state-only` puts back the records alone.
  */
-function refuseTheirs(id: string, name: string | null, theirs: Elsewhere & { owner: string }): never {
-  throw invalidTransition(
-    `${theirCheckpointWords({ id, owner: theirs.owner, worktree: theirs.worktree }, name, 'this clone')}; \`--state-only\` here puts back only the workflow's records (task statuses, a new session) and leaves every worktree as it is`,
-    { owner: theirs.owner, yours: false, worktree: theirs.worktree },
+function withStateOnly(e: unknown): unknown {
+  if (!BatonError.isInstance(e) || e.code !== 'invalid_transition' || e.details.yours !== false) return e;
+  return new BatonError(
+    e.code,
+    `${e.message}; \`--state-only\` here puts back only the workflow's records (task statuses, a new session) and leaves every worktree as it is`,
+    e.details,
   );
 }
 
 /**
  * `baton recover --checkpoint <name>`: the workflow state and the worktree back to the checkpoint. A restore that
  * moves the branch is done only with `--yes` or a yes on the terminal; otherwise it changes nothing, exits 3 and
- * prints the exact command that confirms it. A teammate's is refused (`refuseTheirs`).
+ * prints the exact command that confirms it. A teammate's is refused (`withStateOnly`).
  */
 export async function recoverCheckpointCommand(
   rt: Runtime,
@@ -118,14 +117,17 @@ export async function recoverCheckpointCommand(
   // the person's identity here, asked once: whose the checkpoint is, here and to a server
   const me = await identityAt(rt.cwd);
   const elsewhere = await elsewhereOf(rt.cwd, w, me);
-  if (elsewhere?.owner) refuseTheirs(w.id, name, { ...elsewhere, owner: elsewhere.owner });
   const opts = {
     stash: flags.stash === true,
     force: flags.force === true,
     dryRun: flags.dryRun === true,
     identity: me,
   };
-  let r = await client.restoreCheckpoint(ref, name, { ...opts, confirm: flags.yes === true });
+  let r = await client
+    .restoreCheckpoint(ref, name, { ...opts, confirm: flags.yes === true })
+    .catch((e: unknown) => {
+      throw withStateOnly(e);
+    });
   if (r.needs_confirmation && !opts.dryRun) {
     const answer = g.json
       ? null

@@ -1,5 +1,4 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { invalidTransition, ownedBy, theirCheckpointWords } from '../../core/index.js';
 import { askerOf, cwdHeaders, jsonBody, refOf, responses, type RouteDeps } from './define.js';
 import { Identity, WorkflowParams } from './request-schemas.js';
 import { CheckpointRestore, EventHistory, TaskLog, TaskLogList } from './response-schemas.js';
@@ -50,28 +49,15 @@ export function registerRunRoutes({ app, client, you }: RouteDeps) {
     }),
     async (c) => {
       const b = c.req.valid('json');
-      // a teammate's checkpoint (another identity's than the asker's: the CLI's own, else the one the server serves)
-      // is restored in their clone, never by this server's git at their worktree's path on this machine: refused
-      // before anything is planned. No identity cannot tell a teammate's from the person's own (a `baton serve`
-      // started outside the repository whose config names them): nothing is refused, the dashboard says it cannot tell
-      const me = await askerOf({ you }, c, b.identity);
-      if (me !== null) {
-        const w = await client.get(refOf(c, c.req.valid('param').id));
-        if (w.owner && w.worktree && !ownedBy(w, me))
-          throw invalidTransition(
-            theirCheckpointWords(
-              { id: w.id, owner: w.owner, worktree: w.worktree },
-              b.checkpoint,
-              'this server',
-            ),
-            { owner: w.owner, yours: false, worktree: w.worktree },
-          );
-      }
+      // a teammate's checkpoint (another person's than the asker's: the CLI's own, else the one the server serves; none:
+      // told by the clone at its worktree's path here) is refused by the service before anything is planned
       const out = await client.restoreCheckpoint(refOf(c, c.req.valid('param').id), b.checkpoint, {
         stash: b.stash,
         force: b.force,
         dryRun: b.dry_run,
         confirm: b.confirm,
+        identity: await askerOf({ you }, c, b.identity),
+        from: 'this server',
       });
       return c.json(out, 200);
     },
