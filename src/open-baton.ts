@@ -11,6 +11,7 @@ import { localProcessPorts } from './executors/local/process-ports.js';
 import * as git from './git/git.js';
 import { conversationOpen, openSessionGone } from './integrations/hooks/gone-agents.js';
 import { BatonService, type ServiceOptions } from './service/index.js';
+import { ownerJudge } from './service/their-checkout.js';
 import { openStore } from './storage/open-store.js';
 import type { Durability } from './storage/store.js';
 import { countTokens } from './tokens/count-tokens.js';
@@ -102,8 +103,11 @@ export async function openLocalService(
     failed: (id, error) => warn(cannotWrite(id, error)),
   });
   mirror.attach(service.runner);
+  // a teammate's workflow at the same path (a shared database) is not written into this clone
   const report = await mirror.catchUp(
-    scope.worktree && owner ? { worktree: scope.worktree, owner: await owner } : {},
+    scope.worktree && owner
+      ? { worktree: scope.worktree, mine: ownerJudge(git, scope.worktree, await owner) }
+      : {},
   );
   for (const b of report.behind)
     warn(

@@ -2,7 +2,6 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import {
   CheckpointRef,
-  ownedBy,
   type BatonEvent,
   type RecoveryPlan,
   type SessionSnapshot,
@@ -356,15 +355,19 @@ export class DiskMirror {
     updateRegistry(registryPath(this.runsDirOf(state.worktree)), state, this.now());
   }
 
-  /** On start: every workflow of the database whose run folder lags it is brought up to date. */
-  async catchUp(filter: { worktree?: string; owner?: string | null } = {}): Promise<CatchUpReport> {
+  /**
+   * On start: every workflow of the database whose run folder lags it is brought up to date; with `mine`, only those
+   * it says are the person's (`isOwner` at the worktree: a teammate's at the same path of a shared database is not
+   * written into this clone).
+   */
+  async catchUp(
+    filter: { worktree?: string; mine?: (s: WorkflowState) => Promise<boolean> } = {},
+  ): Promise<CatchUpReport> {
     const report: CatchUpReport = { written: [], behind: [], repaired: [], failed: [] };
-    const { owner, ...where } = filter;
-    // a teammate's workflow at the same path (a shared database) is not written into this clone; no owner given
-    // (not `null`, a clone with no identity: no one's in particular) is every workflow
-    const mine = (await this.store.listWorkflows(where)).filter(
-      (s) => owner === undefined || ownedBy(s, owner),
-    );
+    const { mine: judge, ...where } = filter;
+    const all = await this.store.listWorkflows(where);
+    const owned = judge ? await Promise.all(all.map(judge)) : all.map(() => true);
+    const mine = all.filter((_, i) => owned[i]);
     for (const s of mine) {
       try {
         const outcome = await this.sync(s);

@@ -465,7 +465,9 @@ export class AgentSessions {
     const position = async (id: string) =>
       (await store.readEventsSince(0, 1, id))[0]?.position ?? Number.MAX_SAFE_INTEGER;
     const mine = await position(w.id);
-    // the workflows that were open when we looked are other conversations', not a creation racing ours
+    // the workflows that were open when we looked are other conversations', not a creation racing ours; a racing
+    // creation is made under the identity at this path now, as ours is (`w.owner`), so the same email is the test (an
+    // old email's, mapped by git's mailmap, is an earlier workflow, never one created at this moment)
     const others = (await store.listWorkflows({ worktree: w.worktree })).filter(
       (o) => o.id !== w.id && !isTerminal(o.status) && !seen.has(o.id) && ownedBy(o, w.owner ?? null),
     );

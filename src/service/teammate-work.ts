@@ -12,6 +12,7 @@ import {
 import type { Store } from '../storage/store.js';
 import { byIsoTime } from '../core/iso-order.js';
 import type { GitPort } from './ports.js';
+import { ownerJudge } from './their-checkout.js';
 
 /** How many are named: the newest; a team's store may hold many, and each is one line where the user looks. */
 const NAMED = 3;
@@ -26,8 +27,9 @@ const recordedCommits = (w: WorkflowState): string[] => {
  * Other people's unfinished workflows beside the work of `owner` at `worktree` (core `TeammateWork`), newest first:
  * those of this path made under another git identity, and those of another folder last seen on the branch checked
  * out here whose commits this repository holds (the same project, not another one's branch of the same name). A
- * workflow made without an identity is anyone's, not another person's, and one that holds nothing yet (a conversation
- * opened, nothing asked) has nothing to read: neither is named.
+ * workflow made without an identity is anyone's, not another person's, one made under an old email of `owner`'s that
+ * git's mailmap here maps to it is theirs (`isOwner`), and one that holds nothing yet (a conversation opened, nothing
+ * asked) has nothing to read: none of them is named.
  */
 export async function teammateWork(
   store: Store,
@@ -44,6 +46,8 @@ export async function teammateWork(
   const head = (await git.gitStart(worktree))?.branch;
   const branch = head && !isDetached(head) ? head : null;
   const found: TeammateWork[] = [];
+  // the mailmap is asked only of a workflow that would be named (an owner's email changed since: not another's)
+  const mine = ownerJudge(git, worktree, owner);
   for (const w of theirs) {
     if (found.length === NAMED) break;
     const sameFolder = w.worktree === worktree;
@@ -51,6 +55,7 @@ export async function teammateWork(
       if (branch === null || workflowBranch(w) !== branch) continue;
       if (!(await git.knownCommits(worktree, recordedCommits(w)))?.length) continue;
     }
+    if (await mine(w)) continue;
     found.push({
       workflow_id: w.id,
       owner: w.owner as string,

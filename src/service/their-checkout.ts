@@ -26,15 +26,32 @@ export async function theirCheckout(
  * Nothing else is taken for it (the same name, or the same path and repository, is also another person's clone at
  * devcontainers' one path).
  */
-export async function isOwner(
+export function isOwner(
   git: Pick<GitPort, 'mailmap'>,
   dir: string,
   w: { owner?: string | null | undefined },
   me: string | null,
 ): Promise<boolean> {
-  if (ownedBy(w, me)) return true;
-  if (!me || !w.owner) return false;
-  return (await git.mailmap(dir, w.owner)) === me;
+  return ownerJudge(git, dir, me)(w);
+}
+
+/**
+ * `isOwner` of `me` at `dir`, for several workflows: git's mailmap is asked only of an owner's email other than `me`
+ * (one person's workflows ask git nothing), and once for each.
+ */
+export function ownerJudge(
+  git: Pick<GitPort, 'mailmap'>,
+  dir: string,
+  me: string | null,
+): (w: { owner?: string | null | undefined }) => Promise<boolean> {
+  const asked = new Map<string, Promise<boolean>>();
+  return (w) => {
+    if (ownedBy(w, me)) return Promise.resolve(true);
+    if (!me || !w.owner) return Promise.resolve(false);
+    const known = asked.get(w.owner) ?? git.mailmap(dir, w.owner).then((mapped) => mapped === me);
+    asked.set(w.owner, known);
+    return known;
+  };
 }
 
 /**

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { gitIn } from '../helpers/git-repo.js';
+import { gitIn, tempDir } from '../helpers/git-repo.js';
 import { startServerProcess } from '../helpers/server.js';
 import { team } from '../helpers/teammates.js';
 
@@ -88,5 +88,88 @@ describe('a git email changed since the workflow began', () => {
     } finally {
       await server.stop();
     }
+  });
+
+  it('her own old-email work elsewhere is not pointed to as a teammate’s, and its gone worktree’s work goes on here', async () => {
+    const { ana, anaEnv, hook, baton, follows, cloneAt } = await team('sqlite');
+    // the team's .mailmap, on her branch before either workflow: her new email owns the old one's commits
+    gitIn(ana, 'checkout', '-q', '-b', 'fix-login');
+    writeFileSync(join(ana, '.mailmap'), 'Ana <ana@new.example> <ana@team.example>\n');
+    gitIn(ana, 'add', '.mailmap');
+    gitIn(ana, 'commit', '-q', '-m', 'mailmap');
+    const a = await hook(ana, 'SessionStart', { session_id: 'ana-1', source: 'startup' });
+    const anas = follows(a.stderr)!;
+    await hook(ana, 'UserPromptSubmit', { session_id: 'ana-1', prompt: 'stabilise the flaky login test' });
+    gitIn(ana, 'push', '-q', '-u', 'origin', 'fix-login');
+    // a worktree of hers for another branch, with committed work, then removed (its branch kept)
+    const linked = join(tempDir('baton-linked-'), 'wt');
+    gitIn(ana, 'worktree', 'add', '-q', linked, '-b', 'feature/logger', 'fix-login');
+    const l = await hook(linked, 'SessionStart', { session_id: 'ana-wt', source: 'startup' });
+    const logger = follows(l.stderr)!;
+    await hook(linked, 'UserPromptSubmit', { session_id: 'ana-wt', prompt: 'add a logger module' });
+    commitFile(linked, 'logger.go');
+    expect((await baton(ana, 'checkpoint', '-w', logger, '--name', 'logger')).code).toBe(0);
+    gitIn(ana, 'worktree', 'remove', '--force', linked);
+    gitIn(ana, 'config', 'user.email', 'ana@new.example');
+
+    // her second clone, on her branch, under the new email: her own work is not named as another person's
+    const second = cloneAt(join(tempDir('baton-ana2-'), 'cli'));
+    gitIn(second, 'config', 'user.email', 'ana@new.example');
+    gitIn(second, 'checkout', '-q', 'fix-login');
+    const here = (...args: string[]) => runCli(args, { cwd: second, env: anaEnv });
+    const started = await runCli(['hook', 'SessionStart'], {
+      cwd: second,
+      env: anaEnv,
+      input: JSON.stringify({
+        cwd: second,
+        hook_event_name: 'SessionStart',
+        session_id: 'ana-2',
+        source: 'startup',
+      }),
+    });
+    expect(started.code, started.stderr).toBe(0);
+    expect(started.stdout).not.toContain('has a workflow on this branch');
+    await runCli(['hook', 'UserPromptSubmit'], {
+      cwd: second,
+      env: anaEnv,
+      input: JSON.stringify({
+        cwd: second,
+        hook_event_name: 'UserPromptSubmit',
+        session_id: 'ana-2',
+        prompt: 'go on',
+      }),
+    });
+    const status = (await here('status', '--json')).json<{ teammates?: { workflow_id: string }[] }>();
+    expect((status.teammates ?? []).map((t) => t.workflow_id)).not.toContain(anas);
+
+    // back in her first clone, on the removed worktree's branch: its workflow goes on here, as before the change
+    gitIn(ana, 'checkout', '-q', 'feature/logger');
+    const next = await hook(ana, 'SessionStart', { session_id: 'ana-3', source: 'startup' });
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stderr).toContain(`following workflow ${logger} as session 2`);
+    expect(next.stdout).toContain('is gone and its branch is checked out here');
+  });
+
+  it('her run folder left behind while the mirror was off is caught up by her next hook', async () => {
+    const { ana, anaEnv, hook, follows } = await team('sqlite');
+    const a = await hook(ana, 'SessionStart', { session_id: 'ana-1', source: 'startup' });
+    const anas = follows(a.stderr)!;
+    await hook(ana, 'UserPromptSubmit', { session_id: 'ana-1', prompt: 'stabilise the flaky login test' });
+    gitIn(ana, 'config', 'user.email', 'ana@new.example');
+    writeFileSync(join(ana, '.mailmap'), 'Ana <ana@new.example> <ana@team.example>\n');
+    const off = await runCli(['--mirror', 'off', 'checkpoint', '-w', anas, '--name', 'late'], {
+      cwd: ana,
+      env: anaEnv,
+    });
+    expect(off.code, off.stderr).toBe(0);
+    const written = () => gitIn(ana, 'ls-files', '--others', '--ignored', '--exclude-standard').split('\n');
+    expect(written().some((f) => f.endsWith('-late.json'))).toBe(false);
+    // a hook catches up its worktree's run folders, of the workflows that are hers (another agent's conversation here)
+    const other = await hook(ana, 'Stop', { session_id: 'ana-other' });
+    expect(other.code, other.stderr).toBe(0);
+    expect(
+      written().some((f) => f.endsWith('-late.json')),
+      written().join(',') + other.stderr,
+    ).toBe(true);
   });
 });
