@@ -41,7 +41,6 @@ import {
   BatonError,
   sameGit,
   sameGitAs,
-  workSpanOf,
   type WorkflowState,
   workflowStatuses,
   writtenBy,
@@ -819,8 +818,16 @@ export class AgentSessions {
     return out.result;
   }
 
+  /**
+   * The workflow's git state as the service reads it (`workflowGit`): a hook follows a workflow of another folder when
+   * its agent session id is one that workflow's session had (a conversation that moved its folder, or an id reused:
+   * a conversation copied to another person's machine), and that folder's path here may hold another person's clone
+   * (devcontainers' one path), whose branch and files are not recorded as the workflow's. The owner's identity is
+   * the one git gave this hook moments ago (git keeps it a few seconds): one person's workflows cost no git process
+   * more, only an owner other than the person here asks git's mailmap.
+   */
   private gitOf(s: WorkflowState): Promise<GitCapture> {
-    return this.svc.git.captureGitState(s.worktree, workSpanOf(s));
+    return this.svc.gitOf(s);
   }
 
   /**

@@ -222,9 +222,9 @@ export class BatonService {
    * The git state a command records of the workflow (a snapshot's, a checkpoint's commit): its worktree's, or none for
    * a teammate's (`workflowGit`): whose it is told by the person a server is asked by (`askedBy`), else by the
    * identity of the clone at its path here. A pause or a checkpoint made from another person's clone does not record
-   * that clone's branch, commit and files as the workflow's.
+   * that clone's branch, commit and files as the workflow's. The agents' hooks read it the same way (AgentSessions).
    */
-  private async gitOf(state: WorkflowState) {
+  async gitOf(state: WorkflowState) {
     return workflowGit(this.git, state, this.askedBy.identity());
   }
 
