@@ -88,8 +88,12 @@ const recordKindOf: Partial<Record<DetailCategory, RecordKind>> = {
   summaries: 'summary',
 };
 
-/** Events after a snapshot that change what a compiled context shows (besides every task.* event). */
+/**
+ * Events after a snapshot that change what a compiled context shows (besides every task.* event). A recovery sets
+ * task statuses back (fresh, a checkpoint) and says what it undid: the snapshot before it no longer stands.
+ */
 const contextEvents = new Set<string>([
+  'workflow.recovered',
   'agent_tasks.synced',
   'decision.recorded',
   'error.recorded',
