@@ -25,6 +25,7 @@ export interface FittedContext {
 /** Generous starting limits: with room in the budget the next session gets more than Amelia's defaults. */
 const generous: ContextLimits = {
   completed_tasks: 1000,
+  done_summary_chars: 400,
   task_title_chars: 200,
   decisions: 1000,
   resolved_errors: 1000,
@@ -62,6 +63,8 @@ const generous: ContextLimits = {
  * into a count: the task list with its statuses is what the next session goes on from.
  */
 const steps: [keyof ContextLimits, number][] = [
+  // what the agent said it did in each task it completed: the commits, the files and the task's [x] say much of it
+  ['done_summary_chars', 0],
   // the compaction summary older than the Last State: the agent's account of the session before it (where the work
   // stood then already left out: the Last State is newer), all in `baton details summaries`
   ['compaction_chars', 0],
@@ -144,6 +147,8 @@ function shown(c: ResumeContext, key: keyof ContextLimits): number {
       return c.completed_tasks.length;
     case 'task_title_chars':
       return longest([...c.completed_tasks, ...c.pending_tasks].map((t) => t.title));
+    case 'done_summary_chars':
+      return longest(c.completed_tasks.map((t) => t.summary ?? ''));
     case 'decisions':
       return c.decisions.length;
     case 'resolved_errors':

@@ -84,7 +84,8 @@ function tasks(c: ResumeContext, out: string[]) {
           ? `  ... ${c.completed_more} skipped tasks (baton status)`
           : `  ... ${c.completed_more} more finished tasks: ${c.completed_more - c.skipped_more} done, ${c.skipped_more} skipped (baton status)`,
     );
-  for (const t of c.completed_tasks) out.push(`  ${mark[t.status] ?? '[x]'} ${t.id} ${t.title}`);
+  for (const t of c.completed_tasks)
+    out.push(`  ${mark[t.status] ?? '[x]'} ${t.id} ${t.title}${t.summary ? ` (done: ${t.summary})` : ''}`);
   for (const t of c.pending_tasks) {
     // a finished workflow's task not done is nobody's work now: left open, neither in progress nor still to come
     const left = c.finished !== null && (t.status === 'in_progress' || t.status === 'pending');

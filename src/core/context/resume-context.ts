@@ -40,6 +40,8 @@ export const ERROR_CHARS_FLOOR = 90;
  */
 export interface ContextLimits {
   completed_tasks: number;
+  /** The summary a done task was completed with (`baton task done --summary`, MCP complete_task), beside it. */
+  done_summary_chars: number;
   task_title_chars: number;
   decisions: number;
   resolved_errors: number;
@@ -82,6 +84,7 @@ export interface ContextLimits {
 /** Amelia's defaults: five decisions, three resolved errors, three comments per review. */
 export const defaultLimits: ContextLimits = {
   completed_tasks: 1000,
+  done_summary_chars: 200,
   task_title_chars: 200,
   decisions: 5,
   resolved_errors: 3,
@@ -189,7 +192,11 @@ export interface ResumeContext {
      */
     keep_in_list: boolean;
   };
-  completed_tasks: { id: string; title: string; status: string }[];
+  /**
+   * `summary`: what the agent said it did when it completed the task (its `note`), so the next session does not redo
+   * it; the first part of the briefing to give way to the budget.
+   */
+  completed_tasks: { id: string; title: string; status: string; summary?: string }[];
   /** The finished tasks not named (`completed_tasks` holds the rest), and how many of them were skipped. */
   completed_more: number;
   skipped_more: number;
@@ -535,7 +542,17 @@ export function compileResumeContext(
         Object.keys(workflow?.agent_tasks ?? {}).length > 0 &&
         snap.tasks.some((t) => t.status !== 'done' && t.status !== 'skipped'),
     },
-    completed_tasks: named.map((t) => ({ id: t.id, title: title(t.title), status: t.status })),
+    completed_tasks: named.map((t) => {
+      const summary = t.status === 'done' ? (t.note?.replace(/\s+/g, ' ').trim() ?? '') : '';
+      return {
+        id: t.id,
+        title: title(t.title),
+        status: t.status,
+        ...(summary && limits.done_summary_chars > 0
+          ? { summary: clip(summary, limits.done_summary_chars) }
+          : {}),
+      };
+    }),
     completed_more: completed.length - named.length,
     skipped_more: completed.filter((t) => t.status === 'skipped' && !named.includes(t)).length,
     pending_tasks: snap.tasks
