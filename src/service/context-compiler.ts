@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import {
   fitResumeContext,
+  pauseWaiting,
   recordedPlace,
   type ContextWorkflow,
   type ResumeContext,
@@ -43,7 +44,7 @@ export class ContextCompiler {
     snap: SessionSnapshot,
     sessionNumber: number,
     o: {
-      workflow: ContextWorkflow & Partial<Pick<WorkflowState, 'imports'>>;
+      workflow: WorkflowState & Partial<Pick<ContextWorkflow, 'elsewhere' | 'checkout_elsewhere'>>;
       warnings?: string[];
       budget?: number;
     },
@@ -52,6 +53,7 @@ export class ContextCompiler {
     const workflow = {
       ...o.workflow,
       recorded: recordedPlace(o.workflow.imports ?? {}, o.workflow.worktree),
+      pause_waiting: pauseWaiting(o.workflow),
       now: this.now().toISOString(),
     };
     let overhead = this.count(stampOf(snap, 'f'.repeat(16)));

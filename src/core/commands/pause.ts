@@ -256,15 +256,46 @@ export function pauseRequestedWords(waits: PauseWaits | null): string {
   // a request left with nothing to wait for (a transcript read into its session afterwards: no agent will end its task
   // or its turn) takes effect when asked again, or at its timeout
   if (!waits) return `pause requested, ${nothingLeft}: \`baton pause\` takes it now`;
-  const tasks = waits?.tasks.length
+  const when = pauseWhenWords(waits);
+  return `pause requested${when ? `, ${when}` : ''}`;
+}
+
+/** When a requested pause takes effect, in words ("when T1 finishes", "when the agent's turn ends"); null: not said. */
+export function pauseWhenWords(waits: PauseWaits): string | null {
+  const tasks = waits.tasks.length
     ? `${waits.tasks.join(', ')} ${waits.tasks.length > 1 ? 'finish' : 'finishes'}`
     : null;
-  const when = !waits?.turn
+  return !waits.turn
     ? tasks && `when ${tasks}`
     : tasks
       ? `when ${tasks} or the agent's turn ends, whichever comes first`
       : "when the agent's turn ends";
-  return `pause requested${when ? `, ${when}` : ''}`;
+}
+
+/** A pause the user asked for that still waits, as the briefing of a session that starts meanwhile tells it. */
+export interface PauseWaiting {
+  reason: string | null;
+  requested_at: string;
+  /** The tasks in progress it waits for (none: it waits for the agent's turn to end). */
+  tasks: string[];
+  /** When it takes effect, in words (`pauseWhenWords`); null: nothing is left to wait for, the next step takes it. */
+  when: string | null;
+}
+
+/**
+ * The pause the user asked for that still waits for a task to finish or a turn to end, null when none does: a session
+ * that starts meanwhile is told, so that it finishes that task and ends its turn rather than being stopped at its next
+ * task boundary unawares.
+ */
+export function pauseWaiting(s: WorkflowState): PauseWaiting | null {
+  if (s.status !== 'in_progress' || !s.pause_requested || !s.pause_request) return null;
+  const waits = pauseWaitsFor(s);
+  return {
+    reason: s.pause_request.reason,
+    requested_at: s.pause_request.requested_at,
+    tasks: waits?.tasks ?? [],
+    when: waits ? pauseWhenWords(waits) : null,
+  };
 }
 
 /**

@@ -5,6 +5,7 @@ import { itemSaid, type ListItem } from '../requests/menu-pick.js';
 import { COMPACTION_REASON } from '../compaction.js';
 import { leftBehindWords, progressLabel } from '../task-graph.js';
 import type { ResumeContext } from './resume-context.js';
+import type { PauseWaiting } from '../commands/pause.js';
 import { commitSaid, pullRequestSaid, pushSaid } from './done-words.js';
 import { commitsSinceSaid } from './commits-since.js';
 import { nestedHeadings } from './nested-headings.js';
@@ -377,6 +378,19 @@ export function nextStep(c: ResumeContext): string {
 }
 
 /**
+ * A pause the user asked for that still waits, said before the next step: the session finishes the task under way and
+ * ends its turn, rather than being stopped at its next task boundary unawares.
+ */
+function pauseWaitingSaid(p: PauseWaiting): string {
+  const why = p.reason ? ` (reason: ${p.reason})` : '';
+  const when = p.when ? `it takes effect ${p.when}` : 'it takes effect at the next task boundary or turn end';
+  const finish = p.tasks.length
+    ? `Finish ${p.tasks.join(', ')} and mark ${p.tasks.length > 1 ? 'them' : 'it'} done`
+    : 'Finish what you are doing';
+  return `The user asked to pause this workflow${why} at ${p.requested_at}: ${when}. ${finish}, then end your turn saying where the work stands; start no other task (the user resumes the work later).`;
+}
+
+/**
  * Where the briefing shows the user's latest request: the last of the Goal's later requests when it lists any, else
  * the Goal's own request (the first is the latest when none came after it).
  */
@@ -566,7 +580,11 @@ export function renderResumeContext(c: ResumeContext, budget: number | null = nu
   decisionsAndErrors(c, out);
   git(c, out);
   tdd(c, out);
-  out.push('### What to Do Next', nextStep(c));
+  out.push(
+    '### What to Do Next',
+    ...(c.next.pause_waiting ? [pauseWaitingSaid(c.next.pause_waiting)] : []),
+    nextStep(c),
+  );
   if (c.next.description) out.push(c.next.description);
   if (c.next.notes_file && !c.finished)
     out.push(

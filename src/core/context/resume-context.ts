@@ -4,6 +4,7 @@ import { shortHash } from '../short-hash.js';
 import { conflictWords } from '../git-conflict.js';
 import type { SessionSnapshot } from '../schemas/snapshot.js';
 import type { WorkflowState } from '../schemas/state.js';
+import type { PauseWaiting } from '../commands/pause.js';
 import { isTerminal, type TerminalStatus } from '../workflow-machine.js';
 import { apiFailureStanding, turnStop, turnStoppedBy, type TurnStopper } from '../turn-stop.js';
 import { onlyGoesOn } from '../requests/request-text.js';
@@ -148,6 +149,8 @@ export type ContextWorkflow = Pick<WorkflowState, 'worktree' | 'status' | 'earli
    * checkout. Absent: the checkout here is its own.
    */
   checkout_elsewhere?: string;
+  /** A pause the user asked for that still waits (`pauseWaiting`): What to Do Next says it first. */
+  pause_waiting?: PauseWaiting | null;
 };
 
 /**
@@ -335,6 +338,11 @@ export interface ResumeContext {
      * list does not say so. Absent: none.
      */
     commits_since_start?: CommitsSince;
+    /**
+     * A pause the user asked for still waits for the task under way to finish (or the agent's turn to end): the
+     * session finishes that task and ends its turn. Absent: none waits.
+     */
+    pause_waiting?: PauseWaiting;
   };
   reviewer_feedback: { reviewer: string; severity: string; comments: string[]; more: number }[];
   /** How to get what is not shown: the CLI command and the MCP tool. */
@@ -481,6 +489,13 @@ function onceEach<E extends { error_type: string; error_message: string }>(error
     seen.set(key, { error, times });
   }
   return [...seen.values()];
+}
+
+/** The pause that still waits, its reason cut as a request is; none for a finished workflow (nothing goes on). */
+function pauseShown(p: PauseWaiting | null, finished: TerminalStatus | null, limits: ContextLimits) {
+  if (!p || finished) return {};
+  const reason = p.reason?.replace(/\s+/g, ' ').trim();
+  return { pause_waiting: { ...p, reason: reason ? clip(reason, limits.request_chars) : null } };
 }
 
 /**
@@ -655,6 +670,7 @@ export function compileResumeContext(
       ...goAhead(snap),
       notes_file: limits.notes_file > 0 ? notesFileOf(snap.side_effects ?? []) : null,
       ...(since ? { commits_since_start: since } : {}),
+      ...pauseShown(workflow?.pause_waiting ?? null, finished, limits),
     },
     reviewer_feedback: (snap.reviewer_feedback ?? [])
       .filter((f) => !f.addressed)
