@@ -52,6 +52,7 @@ import {
   recommendedOption,
   invalidTransition,
   nothingRunsIt,
+  nextRunWords,
   type NextStep,
   readFromActor,
 } from '../core/index.js';
@@ -629,7 +630,12 @@ export class BatonService {
       });
     const r = await this.resumer.resume({ workflowId: s.id }, opts.asker);
     const requeued = opts.requeue ? await requeuePaused(this, r.workflow_id) : null;
-    return { ...r, ...(requeued ? { requeued: true } : {}), next_step: await this.nextStepOf(r.workflow_id) };
+    return {
+      ...r,
+      ...(requeued ? { requeued: true } : {}),
+      next_step: await this.nextStepOf(r.workflow_id),
+      next_run: requeued ? null : nextRunWords(await this.runner.load(r.workflow_id)),
+    };
   }
 
   /**
@@ -677,6 +683,8 @@ export class BatonService {
       ...r,
       ...(requeued ? { requeued: true } : {}),
       next_step: await this.nextStepOf(r.workflow_id),
+      // a worker queued again goes on with it, not a `baton run`
+      next_run: requeued ? null : nextRunWords(state),
       ...followedBy(state, this.options),
     };
   }

@@ -40,6 +40,11 @@ export interface ResumeResult {
   /** What runs the resumed workflow when nothing does by itself (`baton run -w ...`); null when something does. */
   next_step?: NextStep | null;
   /**
+   * What the next `baton run` does with it, in one line (`nextRunWords`): a fresh agent session with the briefing, not
+   * the agent's own conversation; null when a worker goes on with it instead.
+   */
+  next_run?: string | null;
+  /**
    * The agent whose hooks follow the resumed workflow (`followingAgent`), null when none: its next prompt (or session)
    * goes on with the session the resume started, which no agent runs yet.
    */

@@ -182,6 +182,8 @@ export const resumeText = (r: ResumeResult, elsewhere: Elsewhere | null = null) 
       : []),
     // nothing runs the session it started (a workflow `baton run` drives): what does
     ...(r.next_step?.command ? [`to go on: ${nextStepText(r.next_step)}`] : []),
+    // a plain `baton run` after a crash goes on in the agent's own conversation; after this, it does not
+    ...(r.next_run ? [r.next_run] : []),
     // one an agent's hooks follow goes on in that agent, not in one the person starts with the briefing below
     ...(!r.next_step?.command && r.following_agent
       ? [resumedGoOnLine(r.workflow_id, r.following_agent, r.conversation_open ?? null, elsewhere)]

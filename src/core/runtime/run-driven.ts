@@ -63,6 +63,16 @@ export function resumedWithoutAgent(s: WorkflowState): boolean {
 }
 
 /**
+ * What the next `baton run` does with a workflow a person just resumed or recovered, in one line: a fresh agent
+ * session handed the compiled briefing (`resumedWithoutAgent`), not the agent's own conversation a plain `baton run`
+ * after a crash goes on in; null when it is not so.
+ */
+export const nextRunWords = (s: WorkflowState): string | null =>
+  resumedWithoutAgent(s)
+    ? "the next `baton run` starts a fresh agent session with the briefing below, not the agent's own conversation from before"
+    : null;
+
+/**
  * How many failures in a row of a task (`Task.failures`) a run goes on from in the agent session that failed it: past
  * them a fresh session starts with the briefing, as the same conversation is likely to fail the same way again.
  */

@@ -507,6 +507,10 @@ export const ResumeResult = z
       description:
         'nothing runs the resumed workflow by itself (`baton run` drives it): the command that does; null when something does',
     }),
+    next_run: z.string().nullable().optional().openapi({
+      description:
+        "what the next `baton run` does with it, in one line: a fresh agent session with the briefing, not the agent's own conversation; null when a worker goes on with it",
+    }),
     following_agent: z.string().nullable().optional().openapi({
       description:
         "the agent whose hooks follow the workflow: that agent's next prompt or session goes on with it; null when none",
