@@ -14,6 +14,7 @@ import {
 } from '../core/index.js';
 import { detailCategories } from '../service/index.js';
 import { PACKAGE_VERSION } from '../config/package-info.js';
+import { argsOf } from './tool-args.js';
 
 type Text = {
   content: { type: 'text'; text: string }[];
@@ -140,7 +141,7 @@ export function createMcpServer(
     {
       description:
         "The compiled resume context of the workflow (markdown, with its content hash). Acknowledge it with ack_context. A transcript of this machine holding work Baton could not read first (a killed agent's last turn) is said after it, with the command that reads it (`transcripts_not_read`).",
-      inputSchema: {
+      inputSchema: argsOf('get_resume_context', {
         ...workflow,
         budget: z
           .number()
@@ -149,7 +150,7 @@ export function createMcpServer(
           .max(1_000_000)
           .optional()
           .describe('the most tokens the context may take (default: the configured context budget)'),
-      },
+      }),
       outputSchema: {
         hash: z.string().describe('the content hash to acknowledge with ack_context'),
         transcripts_not_read: z
@@ -184,7 +185,7 @@ export function createMcpServer(
     'ack_context',
     {
       description: 'Confirm which resume context (by hash) this session loaded.',
-      inputSchema: { ...workflow, hash: z.string() },
+      inputSchema: argsOf('ack_context', { ...workflow, hash: z.string() }),
     },
     (a) => tool(() => client.acknowledge(ref(a), a.hash, 'mcp')),
   );
@@ -192,7 +193,7 @@ export function createMcpServer(
     'get_details',
     {
       description: `Every record of one category (${detailCategories.join(', ')}) as the workflow stands now, or as of a snapshot given its id.`,
-      inputSchema: {
+      inputSchema: argsOf('get_details', {
         ...workflow,
         category: z.enum(detailCategories),
         snapshot_id: z
@@ -201,7 +202,7 @@ export function createMcpServer(
           .describe(
             'a snapshot id (live-N from the briefing, or a stored one); default: the workflow as it stands now',
           ),
-      },
+      }),
     },
     (a) => tool(() => client.details(ref(a), a.snapshot_id ?? null, a.category)),
   );
@@ -209,7 +210,7 @@ export function createMcpServer(
     'next_task',
     {
       description: 'The task to work on next, the runnable tasks and the workflow status.',
-      inputSchema: workflow,
+      inputSchema: argsOf('next_task', workflow),
     },
     (a) =>
       tool(async () => {
@@ -231,7 +232,7 @@ export function createMcpServer(
       name,
       {
         description: taskToolDescriptions[action],
-        inputSchema: {
+        inputSchema: argsOf(name, {
           ...workflow,
           task_id: taskId,
           ...(note ? { [note]: z.string().optional().describe(taskNotes[note]) } : {}),
@@ -245,10 +246,18 @@ export function createMcpServer(
                   ),
               }
             : {}),
-        },
+        }),
       },
-      (a: { workflow_id?: string; task_id: string; summary?: string; reason?: string; force?: boolean }) =>
+      // the shape, built per tool, types its arguments loosely: these are what each of the three may hold
+      (args) =>
         tool(async () => {
+          const a = args as {
+            workflow_id?: string;
+            task_id: string;
+            summary?: string;
+            reason?: string;
+            force?: boolean;
+          };
           const said = a.summary ?? a.reason ?? null;
           const noteOf =
             action === 'done' ? await completion(client, ref(a), a.task_id, said, a.force === true) : said;
@@ -261,7 +270,7 @@ export function createMcpServer(
     {
       description:
         "Add a task to the workflow's plan (it shows in the next session's context). Baton already follows your own todo list; use this for work that must outlive it.",
-      inputSchema: {
+      inputSchema: argsOf('add_task', {
         ...workflow,
         task_id: z
           .string()
@@ -272,7 +281,7 @@ export function createMcpServer(
         deps: z.array(z.string()).optional().describe('tasks that must be done first'),
         after: z.string().optional().describe('place it right after this task'),
         lane: z.number().int().min(0).optional(),
-      },
+      }),
     },
     (a) =>
       tool(() =>
@@ -290,14 +299,14 @@ export function createMcpServer(
     'record_decision',
     {
       description: `Record a significant decision with its rationale; decision_type is one of ${decisionTypes.join(', ')}.`,
-      inputSchema: {
+      inputSchema: argsOf('record_decision', {
         ...workflow,
         decision_type: z.enum(decisionTypes),
         description: z.string().min(1),
         rationale: z.string().default(''),
         alternatives_considered: z.array(z.string()).optional(),
         task_id: z.string().optional(),
-      },
+      }),
     },
     (a) =>
       tool(() =>
@@ -318,7 +327,7 @@ export function createMcpServer(
     {
       description:
         'Record a new error and its resolution (unresolved by default). To resolve an error already recorded, call resolve_error with its id: recording it again adds a second error.',
-      inputSchema: {
+      inputSchema: argsOf('record_error', {
         ...workflow,
         error_type: z.string().min(1),
         error_message: z.string().min(1),
@@ -326,7 +335,7 @@ export function createMcpServer(
         resolution: z.enum(errorResolutions).default('unresolved'),
         resolution_notes: z.string().optional(),
         task_id: z.string().optional(),
-      },
+      }),
     },
     (a) =>
       tool(() =>
@@ -348,12 +357,12 @@ export function createMcpServer(
     {
       description:
         "Set the resolution of an error already recorded, by its id (record_error's answer, or get_details with category errors); the briefing then shows it resolved.",
-      inputSchema: {
+      inputSchema: argsOf('resolve_error', {
         ...workflow,
         error_id: z.string().min(1),
         resolution: z.enum(errorResolutions),
         resolution_notes: z.string().optional().describe('how it was resolved, or why deferred'),
-      },
+      }),
     },
     (a) => tool(() => client.resolveError(ref(a), a.error_id, a.resolution, a.resolution_notes ?? null)),
   );
@@ -361,14 +370,14 @@ export function createMcpServer(
     'record_test_run',
     {
       description: 'Record a test run and the TDD phase (green: every test passes, so no failing_tests).',
-      inputSchema: {
+      inputSchema: argsOf('record_test_run', {
         ...workflow,
         phase: z.enum(tddPhases),
         failing_tests: z.array(z.string()).default([]),
         expected_failures: z.array(z.string()).optional(),
         command: z.string().optional(),
         summary: z.string().optional(),
-      },
+      }),
     },
     (a) =>
       tool(() =>
@@ -389,7 +398,11 @@ export function createMcpServer(
     {
       description:
         'Pause the workflow at the next task boundary, or, with no task in progress, when your turn ends (or now with force).',
-      inputSchema: { ...workflow, reason: z.string().optional(), force: z.boolean().optional() },
+      inputSchema: argsOf('request_pause', {
+        ...workflow,
+        reason: z.string().optional(),
+        force: z.boolean().optional(),
+      }),
     },
     (a) => tool(() => client.pause(ref(a), { reason: a.reason ?? null, force: a.force ?? false })),
   );
@@ -398,7 +411,7 @@ export function createMcpServer(
     {
       description:
         'Resume a paused or interrupted workflow, as `baton resume` does: its next session starts, and its resume context comes back (acknowledge it with ack_context). A pause someone asked for stops the work: resume only to go on with it. On a workflow in progress with a pause requested, it withdraws that request (outcome pause_withdrawn): the work goes on.',
-      inputSchema: workflow,
+      inputSchema: argsOf('resume_workflow', workflow),
     },
     (a) =>
       tool(async () => {
@@ -423,7 +436,7 @@ export function createMcpServer(
     {
       description:
         'Make a named checkpoint: a snapshot, and the git commit HEAD is at (uncommitted files are not saved).',
-      inputSchema: { ...workflow, name: z.string().min(1) },
+      inputSchema: argsOf('create_checkpoint', { ...workflow, name: z.string().min(1) }),
     },
     (a) => tool(() => client.checkpoint(ref(a), a.name)),
   );

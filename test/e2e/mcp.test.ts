@@ -182,6 +182,29 @@ describe('baton mcp', () => {
     );
   });
 
+  it("refuses an argument a tool does not take, naming it and the ones it takes; the client's _meta passes", async () => {
+    const before = json(await call('next_task')).counts;
+    const r = await call('add_task', { id: 'L4', title: 'Add rate limiting', depends_on: ['A'] });
+    expect(r.isError).toBe(true);
+    expect(r.content[0]!.text).toContain(
+      'add_task has no argument id, depends_on; it takes workflow_id, task_id, title, description, deps, after, lane',
+    );
+    // nothing was added with the arguments it did know
+    expect(json(await call('next_task')).counts).toEqual(before);
+    // every tool says so in its schema, and refuses one; a tool of no argument but workflow_id too
+    for (const t of (await client.listTools()).tools) {
+      expect(t.inputSchema.additionalProperties, t.name).toBe(false);
+    }
+    expect((await call('next_task', { verbose: true })).content[0]!.text).toContain(
+      'next_task has no argument verbose; it takes workflow_id',
+    );
+    // what the SDK client adds to a call sits beside the arguments (params._meta, its progress token): it passes
+    const withMeta = (await client.callTool({ name: 'next_task', arguments: {} }, undefined, {
+      onprogress: () => {},
+    })) as ToolResult;
+    expect(withMeta.isError, withMeta.content[0]!.text).toBeFalsy();
+  });
+
   it('rejects invalid arguments without dying', async () => {
     const r = await call('record_decision', { decision_type: 'vibes', description: 'x' });
     expect(r.isError).toBe(true);
