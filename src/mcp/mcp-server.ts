@@ -61,6 +61,8 @@ const workflow = {
 };
 
 const taskId = z.string().describe("the task's id (e.g. T3), as next_task and the resume context list it");
+const ofTask = z.string().optional().describe('the task it belongs to');
+const resolutionNotes = z.string().optional().describe('how it was resolved, or why deferred');
 
 /** What the client puts before the tool list, so the model knows when to reach for these tools. */
 const INSTRUCTIONS = [
@@ -185,7 +187,10 @@ export function createMcpServer(
     'ack_context',
     {
       description: 'Confirm which resume context (by hash) this session loaded.',
-      inputSchema: argsOf('ack_context', { ...workflow, hash: z.string() }),
+      inputSchema: argsOf('ack_context', {
+        ...workflow,
+        hash: z.string().describe('the hash get_resume_context gave'),
+      }),
     },
     (a) => tool(() => client.acknowledge(ref(a), a.hash, 'mcp')),
   );
@@ -195,7 +200,7 @@ export function createMcpServer(
       description: `Every record of one category (${detailCategories.join(', ')}) as the workflow stands now, or as of a snapshot given its id.`,
       inputSchema: argsOf('get_details', {
         ...workflow,
-        category: z.enum(detailCategories),
+        category: z.enum(detailCategories).describe('what to list'),
         snapshot_id: z
           .string()
           .optional()
@@ -276,11 +281,18 @@ export function createMcpServer(
           .string()
           .optional()
           .describe('a short id: letters, digits, ".", "_" or "-" (e.g. T7); default: the next free T<n>'),
-        title: z.string().min(1),
-        description: z.string().optional(),
+        title: z.string().min(1).describe('what the task is, in a line'),
+        description: z.string().optional().describe('more on it, if a line is not enough'),
         deps: z.array(z.string()).optional().describe('tasks that must be done first'),
         after: z.string().optional().describe('place it right after this task'),
-        lane: z.number().int().min(0).optional(),
+        lane: z
+          .number()
+          .int()
+          .min(0)
+          .optional()
+          .describe(
+            "a group of tasks that all finish before the next lane starts (default: after's lane, else the last)",
+          ),
       }),
     },
     (a) =>
@@ -301,11 +313,11 @@ export function createMcpServer(
       description: `Record a significant decision with its rationale; decision_type is one of ${decisionTypes.join(', ')}.`,
       inputSchema: argsOf('record_decision', {
         ...workflow,
-        decision_type: z.enum(decisionTypes),
-        description: z.string().min(1),
-        rationale: z.string().default(''),
-        alternatives_considered: z.array(z.string()).optional(),
-        task_id: z.string().optional(),
+        decision_type: z.enum(decisionTypes).describe('its kind'),
+        description: z.string().min(1).describe('what was decided'),
+        rationale: z.string().default('').describe('why'),
+        alternatives_considered: z.array(z.string()).optional().describe('what was chosen against'),
+        task_id: ofTask,
       }),
     },
     (a) =>
@@ -329,12 +341,12 @@ export function createMcpServer(
         'Record a new error and its resolution (unresolved by default). To resolve an error already recorded, call resolve_error with its id: recording it again adds a second error.',
       inputSchema: argsOf('record_error', {
         ...workflow,
-        error_type: z.string().min(1),
-        error_message: z.string().min(1),
-        context: z.string().optional(),
-        resolution: z.enum(errorResolutions).default('unresolved'),
-        resolution_notes: z.string().optional(),
-        task_id: z.string().optional(),
+        error_type: z.string().min(1).describe('its kind in a word or two (e.g. TestFailure, Build)'),
+        error_message: z.string().min(1).describe('what it said'),
+        context: z.string().optional().describe('what was being done when it happened'),
+        resolution: z.enum(errorResolutions).default('unresolved').describe('what became of it'),
+        resolution_notes: resolutionNotes,
+        task_id: ofTask,
       }),
     },
     (a) =>
@@ -359,9 +371,9 @@ export function createMcpServer(
         "Set the resolution of an error already recorded, by its id (record_error's answer, or get_details with category errors); the briefing then shows it resolved.",
       inputSchema: argsOf('resolve_error', {
         ...workflow,
-        error_id: z.string().min(1),
-        resolution: z.enum(errorResolutions),
-        resolution_notes: z.string().optional().describe('how it was resolved, or why deferred'),
+        error_id: z.string().min(1).describe("the error's id (e.g. err-...)"),
+        resolution: z.enum(errorResolutions).describe('what became of it'),
+        resolution_notes: resolutionNotes,
       }),
     },
     (a) => tool(() => client.resolveError(ref(a), a.error_id, a.resolution, a.resolution_notes ?? null)),
@@ -372,11 +384,16 @@ export function createMcpServer(
       description: 'Record a test run and the TDD phase (green: every test passes, so no failing_tests).',
       inputSchema: argsOf('record_test_run', {
         ...workflow,
-        phase: z.enum(tddPhases),
-        failing_tests: z.array(z.string()).default([]),
-        expected_failures: z.array(z.string()).optional(),
-        command: z.string().optional(),
-        summary: z.string().optional(),
+        phase: z
+          .enum(tddPhases)
+          .describe('red: tests written to fail; green: all pass; refactor: pass after a cleanup'),
+        failing_tests: z.array(z.string()).default([]).describe('the tests that failed'),
+        expected_failures: z
+          .array(z.string())
+          .optional()
+          .describe('those meant to fail (default: all of them in red, none otherwise)'),
+        command: z.string().optional().describe('the command run'),
+        summary: z.string().optional().describe('what it printed, in short'),
       }),
     },
     (a) =>
@@ -400,8 +417,8 @@ export function createMcpServer(
         'Pause the workflow at the next task boundary, or, with no task in progress, when your turn ends (or now with force).',
       inputSchema: argsOf('request_pause', {
         ...workflow,
-        reason: z.string().optional(),
-        force: z.boolean().optional(),
+        reason: z.string().optional().describe('why, for whoever resumes it'),
+        force: z.boolean().optional().describe('pause now, not at the boundary'),
       }),
     },
     (a) => tool(() => client.pause(ref(a), { reason: a.reason ?? null, force: a.force ?? false })),
@@ -436,7 +453,10 @@ export function createMcpServer(
     {
       description:
         'Make a named checkpoint: a snapshot, and the git commit HEAD is at (uncommitted files are not saved).',
-      inputSchema: argsOf('create_checkpoint', { ...workflow, name: z.string().min(1) }),
+      inputSchema: argsOf('create_checkpoint', {
+        ...workflow,
+        name: z.string().min(1).describe('a few words for where things stand'),
+      }),
     },
     (a) => tool(() => client.checkpoint(ref(a), a.name)),
   );

@@ -63,6 +63,19 @@ describe('baton mcp', () => {
       >;
       expect(props.task_id?.description, name).toMatch(/task's id/);
     }
+    // every argument of every tool says what it is; one of a few values lists them in the schema
+    for (const t of tools) {
+      for (const [arg, p] of Object.entries(
+        t.inputSchema.properties as Record<string, { description?: string; enum?: string[] }>,
+      )) {
+        expect(p.description, `${t.name}.${arg}`).toMatch(/\w/);
+      }
+    }
+    const args = (tool: string) =>
+      tools.find((t) => t.name === tool)!.inputSchema.properties as Record<string, { enum?: string[] }>;
+    expect(args('get_details').category?.enum).toContain('history');
+    expect(args('record_test_run').phase?.enum).toEqual(['red', 'green', 'refactor', 'unknown']);
+    expect(args('resolve_error').resolution?.enum).toContain('fixed');
     // the kinds a decision may be are named where the agent reads what the tool is for
     expect(tools.find((t) => t.name === 'record_decision')?.description).toMatch(/one of approach, library/);
     const budget = (
