@@ -7,6 +7,7 @@ import {
   errorResolutions,
   inWordsOf,
   invalidTransition,
+  pauseTookEffectWords,
   tddPhases,
   testsLeftFailing,
   testsLeftFailingWords,
@@ -111,6 +112,20 @@ async function completion(
     { task_id: taskId, tests_failing: left },
   );
 }
+
+/**
+ * A pause someone asked for, taken at the task end an agent just reported: what it is told first, so that it stops
+ * (its snapshot holds the reason). Null for a pause no one asked for (`baton run --max-tasks`).
+ */
+async function pausedFor(client: BatonClient, r: Ref, snapshotId: string): Promise<string | null> {
+  const snap = await client.snapshot(r, snapshotId);
+  return snap.trigger === 'pause' ? pauseTookEffectWords(snap.pause_reason) : null;
+}
+
+/** A task tool's answer: the task moved, after the words that stop the agent when a pause took effect there. */
+const taskMoved = (r: { moved: unknown; stop: string | null }): Text => ({
+  content: [...(r.stop ? [{ type: 'text' as const, text: r.stop }] : []), ...text(r.moved).content],
+});
 
 /**
  * Baton over MCP: the tools an agent needs to follow a workflow from inside its own session, and the
@@ -266,8 +281,15 @@ export function createMcpServer(
           const said = a.summary ?? a.reason ?? null;
           const noteOf =
             action === 'done' ? await completion(client, ref(a), a.task_id, said, a.force === true) : said;
-          return client.task(ref(a), action, a.task_id, noteOf);
-        }),
+          const moved = await client.task(ref(a), action, a.task_id, noteOf);
+          return {
+            moved,
+            stop:
+              moved.paused === true && typeof moved.snapshot_id === 'string'
+                ? await pausedFor(client, ref(a), moved.snapshot_id)
+                : null,
+          };
+        }, taskMoved),
     );
   }
   server.registerTool(

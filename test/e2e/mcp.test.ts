@@ -127,9 +127,12 @@ describe('baton mcp', () => {
       pause_request: { reason: 'lunch', requested_at: expect.any(String) },
     });
     expect(json(await call('request_pause', { reason: 'lunch' }))).toMatchObject({ outcome: 'requested' });
-    expect(json(await call('complete_task', { task_id: 'A', summary: 'designed' }))).toMatchObject({
-      workflow_status: 'paused',
-    });
+    // the pause takes effect at this task's end: the answer opens by telling the agent to stop, then the task moved
+    const boundary = await call('complete_task', { task_id: 'A', summary: 'designed' });
+    expect(boundary.content[0]!.text).toBe(
+      'The user asked to pause this workflow (reason: lunch), and it is now paused: no new task starts until the workflow is resumed. End your turn now; do not resume it yourself.',
+    );
+    expect(JSON.parse(boundary.content[1]!.text)).toMatchObject({ workflow_status: 'paused', paused: true });
 
     const bad = await call('start_task', { task_id: 'B' });
     expect(bad.isError).toBe(true);

@@ -53,6 +53,16 @@ export interface PauseWithdrawal {
   requested_at: string;
 }
 
+/** What a requested pause holds back: the words a task start it refuses says, and the agent it stops is told. */
+export const pauseHoldsBack = 'no new task starts until the workflow is resumed';
+
+/**
+ * The agent whose task end a requested pause took effect at, told to stop: the work is paused for the person who asked,
+ * and goes on when they resume it, not when the agent does.
+ */
+export const pauseTookEffectWords = (reason: string | null) =>
+  `The user asked to pause this workflow${reason ? ` (reason: ${reason})` : ''}, and it is now paused: ${pauseHoldsBack}. End your turn now; do not resume it yourself.`;
+
 /**
  * Whether a requested pause has waited longer than its timeout (the one it was requested with, else `defaultMs`), and
  * that timeout: the one place this is decided (the pause itself, the service's enforcement, status).

@@ -10,6 +10,7 @@ import { endOpenSession } from './lifecycle.js';
 import { noSuchTask } from './no-such-task.js';
 import {
   honourRequestedPause,
+  pauseHoldsBack,
   pauseNow,
   pauseRequestedWords,
   pauseWaitsFor,
@@ -54,12 +55,9 @@ export function startTask(d: Draft, id: string, asked: 'start' | 'complete' = 's
   const why = whyNotRunnable(d, t);
   if (why) throw invalidTransition(`cannot ${asked} ${id}: ${why}`, { task_id: id, task_status: t.status });
   if (d.state.pause_requested) {
-    throw invalidTransition(
-      `cannot ${asked} ${id}: a pause is requested; no new task starts until the workflow is resumed`,
-      {
-        current_status: d.state.status,
-      },
-    );
+    throw invalidTransition(`cannot ${asked} ${id}: a pause is requested; ${pauseHoldsBack}`, {
+      current_status: d.state.status,
+    });
   }
   if (d.state.status === 'pending') d.emit({ type: 'workflow.started', data: {} });
   else assertActive(d, `${asked} ${id}`);
