@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GitState, Summary, TestState } from '../core/index.js';
 import { detailsText } from './details-text.js';
+import { emptyDetailsWords } from '../service/index.js';
 
 const at = '2026-05-11T10:00:00.000Z';
 
@@ -81,7 +82,13 @@ describe('detailsText', () => {
   });
 
   it('says when there is none', () => {
-    expect(detailsText('history', [], null)).toBe('no history entries (the workflow as it stands)');
+    // history is not the event log: an empty one says what it holds and where the rest is
+    expect(detailsText('history', [], null)).toBe(
+      `no history entries (the workflow as it stands): ${emptyDetailsWords('history')}`,
+    );
+    expect(emptyDetailsWords('history')).toMatch(
+      /^history holds the agent's own steps .* requests, decisions, errors/,
+    );
     expect(detailsText('reviewer-feedback', [], 'snap-1')).toBe('no reviews (as of snapshot snap-1)');
     // a live id names no stored snapshot: it reads the workflow now, and says so
     expect(detailsText('requests', [], 'live-159')).toBe(

@@ -14,7 +14,12 @@ import {
   type TestState,
   type UserRequest,
 } from '../core/index.js';
-import { isLiveSnapshotId, type DetailCategory, type DetailsResult } from '../service/index.js';
+import {
+  emptyDetailsWords,
+  isLiveSnapshotId,
+  type DetailCategory,
+  type DetailsResult,
+} from '../service/index.js';
 
 /** Text kept whole, each line under a heading indented (a request or a summary runs to many lines). */
 const indented = (text: string, by = '  ') =>
@@ -211,7 +216,10 @@ export function detailsText(category: DetailCategory, d: DetailsResult, snapshot
   const kind = records[category];
   if (kind && Array.isArray(d)) {
     const title = counted(d.length, kind.one, kind.many);
-    if (!d.length) return `${title.replace(/^0 /, 'no ')} (${of})`;
+    if (!d.length) {
+      const why = emptyDetailsWords(category);
+      return `${title.replace(/^0 /, 'no ')} (${of})${why ? `: ${why}` : ''}`;
+    }
     return [`${title} (${of}), oldest first:`, ...d.map((r) => `\n${kind.text(r as never)}`)].join('\n');
   }
   if (category === 'git-changes' && !Array.isArray(d) && 'git_state' in d)

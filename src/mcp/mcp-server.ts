@@ -13,7 +13,7 @@ import {
   testsLeftFailingWords,
   type NotRead,
 } from '../core/index.js';
-import { detailCategories } from '../service/index.js';
+import { detailCategories, emptyDetailsWords } from '../service/index.js';
 import { PACKAGE_VERSION } from '../config/package-info.js';
 import { argsOf } from './tool-args.js';
 
@@ -224,7 +224,19 @@ export function createMcpServer(
           ),
       }),
     },
-    (a) => tool(() => client.details(ref(a), a.snapshot_id ?? null, a.category)),
+    (a) =>
+      tool(
+        () => client.details(ref(a), a.snapshot_id ?? null, a.category),
+        // none: what the category holds and where to look instead, in the words `baton details` says it
+        (d) => {
+          const why = Array.isArray(d) && !d.length ? emptyDetailsWords(a.category) : null;
+          return text(
+            why
+              ? `none (${a.snapshot_id ? `as of ${a.snapshot_id}` : 'the workflow as it stands'}): ${why}`
+              : d,
+          );
+        },
+      ),
   );
   server.registerTool(
     'next_task',

@@ -2,6 +2,7 @@ export * from './baton-service.js';
 export * from './maintenance.js';
 export * from './ports.js';
 export * from './queries.js';
+export * from './empty-details.js';
 export * from './resolve-workflow.js';
 export * from './resumer.js';
 export { liveStateOf, LiveStates } from './live-states.js';

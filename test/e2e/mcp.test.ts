@@ -221,6 +221,18 @@ describe('baton mcp', () => {
     expect(withMeta.isError, withMeta.content[0]!.text).toBeFalsy();
   });
 
+  it('an empty history says what history holds and where to look instead, in the words `baton details` says it', async () => {
+    // the workflow has many events (tasks, decisions, errors, tests): none is a history entry
+    const mcp = (await call('get_details', { category: 'history' })).content[0]!.text;
+    const cli = await runCli(['details', 'history'], { cwd: repo, env });
+    expect(cli.code, cli.stderr).toBe(0);
+    const why = /^no history entries \(the workflow as it stands\): (history holds .+)$/.exec(
+      cli.stdout.trim(),
+    )?.[1];
+    expect(why).toMatch(/the agent's own steps/);
+    expect(mcp).toBe(`none (the workflow as it stands): ${why}`);
+  });
+
   it('rejects invalid arguments without dying', async () => {
     const r = await call('record_decision', { decision_type: 'vibes', description: 'x' });
     expect(r.isError).toBe(true);
