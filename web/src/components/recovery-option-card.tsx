@@ -5,7 +5,8 @@ const short = (sha: string | null | undefined) => shortHash(sha, '?');
 /**
  * One recovery option: what it gives up, and what choosing it would change (tasks, branch, commits, files). A
  * teammate's checkpoint (`teammate`: the workflow is theirs) is not restored from here: the card says whose it is and
- * where it is restored, and offers only the records (`onChoose` then puts back the records alone).
+ * where it is restored, and offers only the records (`onChoose` then puts back the records alone). A fresh start,
+ * which loses every task's progress, is offered in red and asks first (the page's confirmation).
  */
 export function RecoveryOptionCard({
   option: o,
@@ -39,7 +40,13 @@ export function RecoveryOptionCard({
         </h2>
         {recommended && <span className="tag tag-ok">recommended</span>}
         <span className="spacer" />
-        <button type="button" className="btn btn-primary" disabled={busy} onClick={onChoose}>
+        {/* the option that loses work looks like it: a red outline, not the blue of the ones that keep it */}
+        <button
+          type="button"
+          className={`btn ${o.type === 'fresh' ? 'btn-danger-ghost' : 'btn-primary'}`}
+          disabled={busy}
+          onClick={onChoose}
+        >
           {theirs
             ? 'Restore only the records'
             : o.type === 'checkpoint'

@@ -22,6 +22,7 @@ import { hrefOf, navigate } from '../hooks/use-hash-route.js';
 import { useLiveTick } from '../live/index.js';
 import { Words } from '../components/words.js';
 
+const upper = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const message = (e: unknown) => (e instanceof ApiError ? e.message : String(e));
 
 /**
@@ -40,6 +41,8 @@ export function RecoveryPage({ id }: { id: string }) {
   const toast = useToast();
   const [busy, setBusy] = useState(false);
   const [confirm, setConfirm] = useState<CheckpointRestore | null>(null);
+  // a fresh start loses every task's progress: it is done only once confirmed, as a restore that moves the branch is
+  const [confirmFresh, setConfirmFresh] = useState(false);
   const [stash, setStash] = useState(false);
 
   const done = (session: number, what: string) => {
@@ -74,6 +77,7 @@ export function RecoveryPage({ id }: { id: string }) {
     setBusy(true);
     try {
       const r = await api.post<ResumeResult>(`${base}/recover`, { option, checkpoint: null });
+      setConfirmFresh(false);
       done(r.session_number, option === 'fresh' ? 'Started fresh' : 'Resumed from the live state');
     } catch (e) {
       toast.error(`Failed to recover: ${message(e)}`);
@@ -112,6 +116,7 @@ export function RecoveryPage({ id }: { id: string }) {
   const resumable = p.recoverable;
   const dirty = p.options.some((o) => (o.changes?.git?.dirty_files.length ?? 0) > 0);
   const g = confirm?.git;
+  const fresh = p.options.find((o) => o.type === 'fresh');
   return (
     <div className="recovery" data-testid="recovery">
       <section className="card">
@@ -122,10 +127,17 @@ export function RecoveryPage({ id }: { id: string }) {
           Recover <StatusBadge status={p.status} />
         </h1>
         {p.interrupt_reason && <p className="banner banner-warn">{p.interrupt_reason}</p>}
-        <p className="small muted">
-          Last known state: task {p.last_known_state.task ?? 'none'}, event{' '}
-          {p.last_known_state.last_event_seq} at {new Date(p.last_known_state.last_activity).toLocaleString()}
-          .
+        <p className="small muted" data-testid="last-known-state">
+          Last known state:{' '}
+          {p.last_known_state.task ? (
+            <>
+              task <strong>{p.last_known_state.task}</strong> was in progress
+            </>
+          ) : (
+            'no task was in progress'
+          )}
+          ; {p.last_known_state.last_event_seq} event{p.last_known_state.last_event_seq === 1 ? '' : 's'}{' '}
+          recorded, the last at {new Date(p.last_known_state.last_activity).toLocaleString()}.
         </p>
         {p.refusal && (
           <p className="banner banner-info" data-testid="recovery-refusal">
@@ -154,14 +166,46 @@ export function RecoveryPage({ id }: { id: string }) {
           recommended={o.type === p.recommended}
           busy={busy || !resumable}
           onChoose={() =>
-            void (o.type !== 'checkpoint'
-              ? recover(o.type)
-              : teammate
-                ? recordsOnly(o.target)
-                : restore(o.target, false))
+            void (o.type === 'fresh'
+              ? setConfirmFresh(true)
+              : o.type !== 'checkpoint'
+                ? recover(o.type)
+                : teammate
+                  ? recordsOnly(o.target)
+                  : restore(o.target, false))
           }
         />
       ))}
+      <ModalDialog
+        open={confirmFresh}
+        title="Start fresh?"
+        submitLabel="Start fresh"
+        submitClass="btn-danger"
+        busy={busy}
+        onClose={() => setConfirmFresh(false)}
+        onSubmit={() => void recover('fresh')}
+      >
+        {fresh && (
+          <div data-testid="fresh-confirm">
+            <p>
+              Every task goes back to pending: <strong>{fresh.data_loss}</strong> is lost.
+            </p>
+            {fresh.changes?.tasks.length ? (
+              <ul className="small">
+                {fresh.changes.tasks.map((t) => (
+                  <li key={t.task_id}>
+                    {t.task_id}: {t.from} → {t.to}
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+            <p className="small muted">
+              {upper(fresh.changes?.note ?? 'the worktree and its branch are left as they are')}; the event
+              history keeps what was done.
+            </p>
+          </div>
+        )}
+      </ModalDialog>
       <ModalDialog
         open={confirm !== null}
         title="Move the branch?"
