@@ -213,9 +213,15 @@ export class Queries {
       return (data as UserRequest[]).reduce<UserRequest[]>((l, r) => inRequestOrder(l, r, Infinity), []);
     }
     if (category === 'git-changes') {
-      // a live snapshot is the workflow as it stands: its git state is the worktree's now
+      // a live snapshot is the workflow as it stands: its git state is the worktree's now, while it is open; a
+      // finished one's is what it ended at (its last snapshot's): what the worktree gained since is a later one's work
       const s =
         isLiveSnapshotId(snapshot.id) && this.git ? await this.store.loadState(snapshot.workflow_id) : null;
+      if (s && isTerminal(s.status) && s.last_snapshot) {
+        const last = await this.latestSnapshot(s);
+        const ended = `the workflow is ${s.status}: its git state as it ended (snapshot ${last.id}); what the worktree holds since is not its work`;
+        return { git_state: last.git_state, note: [last.git_note, ended].filter(Boolean).join('; ') };
+      }
       if (s && this.git) {
         const now = await this.git.captureGitState(s.worktree, workSpanOf(s));
         return { git_state: now.state, note: now.note };

@@ -9,7 +9,8 @@ import { TddStatePanel } from './tdd-state-panel.js';
 /**
  * The workflow as it stands, in parts of its own (the briefing says them too, inside its text): the open errors and
  * the tests from the status, and the git state of the worktree now (the git changes of `live-<version>`, the workflow
- * as it stands, which `baton details` reads).
+ * as it stands, which `baton details` reads); of a finished workflow, the git state it ended at (the server answers
+ * its last snapshot's, with a note that says so): later work in its worktree is another workflow's.
  */
 export function WorkStatePanel({
   workflowId,
