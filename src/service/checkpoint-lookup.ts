@@ -8,7 +8,7 @@ import {
 import type { Store } from '../storage/store.js';
 
 /** Every checkpoint of a workflow, oldest first, from the records (the state keeps the recent ones). */
-export async function listCheckpoints(store: Store, s: WorkflowState): Promise<CheckpointRef[]> {
+export async function listCheckpoints(store: Store, s: Pick<WorkflowState, 'id'>): Promise<CheckpointRef[]> {
   const rows = await store.listRecords(s.id, 'checkpoint');
   return rows.map((r) => CheckpointRef.parse(r.data));
 }

@@ -159,9 +159,17 @@ export class Queries {
       : this.store.listWorkflows(filter);
   }
 
+  /** The workflow's snapshots, each a checkpoint was made of named by that checkpoint. */
   async snapshots(workflowId: string) {
     const rows = await this.store.listRecords(workflowId, 'snapshot');
-    return rows.map((r) => summarizeSnapshot(r.data as SessionSnapshot));
+    const named = new Map(
+      (await listCheckpoints(this.store, { id: workflowId })).map((c) => [c.snapshot_id, c.name]),
+    );
+    return rows.map((r) => {
+      const summary = summarizeSnapshot(r.data as SessionSnapshot);
+      const checkpoint = named.get(summary.id);
+      return checkpoint ? { ...summary, checkpoint } : summary;
+    });
   }
 
   async snapshot(workflowId: string, snapshotId: string): Promise<SessionSnapshot> {

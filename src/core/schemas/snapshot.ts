@@ -106,6 +106,9 @@ export const SnapshotSummary = SessionSnapshot.pick({
   tasks_remaining: true,
   pause_reason: true,
   through_seq: true,
+}).extend({
+  /** The checkpoint made of this snapshot (its name), when one was: the lists name it. */
+  checkpoint: z.string().optional(),
 });
 export type SnapshotSummary = z.infer<typeof SnapshotSummary>;
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { seg, type EventHistory as History } from '../api/index.js';
+import { seg, shortHash, type EventHistory as History } from '../api/index.js';
 import { useApi } from '../hooks/use-api.js';
 import { ErrorNote } from './error-note.js';
 
@@ -10,6 +10,10 @@ const summary = (e: History['events'][number]) => {
   const pick = ['reason', 'summary', 'outcome', 'trigger', 'option', 'agent', 'name'].find(
     (k) => typeof d[k] === 'string' && d[k],
   );
+  // a checkpoint by its name, and the commit it keeps
+  const cp = d['checkpoint'] as { name?: unknown; commit?: unknown } | undefined;
+  if (cp && typeof cp === 'object' && typeof cp.name === 'string')
+    return `${cp.name}${typeof cp.commit === 'string' ? ` at ${shortHash(cp.commit)}` : ''}`;
   const nested = ['decision', 'error', 'entry'].find((k) => d[k] && typeof d[k] === 'object');
   if (nested) {
     const r = d[nested] as Record<string, unknown>;

@@ -14,7 +14,16 @@ import { UsagePanel } from './usage-panel.js';
  * One SessionSnapshot in full: decisions with their rationale, errors (unresolved first), git state, TDD state,
  * usage with the context-capacity gauge, and reviewer feedback.
  */
-export function SnapshotDetail({ workflowId, snapshotId }: { workflowId: string; snapshotId: string }) {
+export function SnapshotDetail({
+  workflowId,
+  snapshotId,
+  checkpoint,
+}: {
+  workflowId: string;
+  snapshotId: string;
+  /** The checkpoint made of this snapshot (its name), when one was. */
+  checkpoint?: string | undefined;
+}) {
   const path = `/workflows/${seg(workflowId)}/snapshots/${seg(snapshotId)}`;
   const { data: s, error } = useApi<Snapshot>(path);
   return (
@@ -24,6 +33,11 @@ export function SnapshotDetail({ workflowId, snapshotId }: { workflowId: string;
           Snapshot <code>{snapshotId}</code>
         </h2>
         {s && <StatusBadge status={s.trigger} title="trigger" />}
+        {checkpoint && (
+          <span className="tag" data-testid="snapshot-detail-checkpoint">
+            checkpoint {checkpoint}
+          </span>
+        )}
         <span className="spacer" />
         <a href={hrefOf.workflow(workflowId)} className="btn btn-small">
           Close
@@ -37,6 +51,15 @@ export function SnapshotDetail({ workflowId, snapshotId }: { workflowId: string;
             {s.tasks_remaining} remaining
             {s.next_task_id && <> · next: {s.next_task_id}</>}
           </p>
+          {checkpoint && (
+            <p className="small" data-testid="snapshot-checkpoint-note">
+              Checkpoint <code>{checkpoint}</code> was made of this snapshot:{' '}
+              <code>
+                baton recover -w {workflowId} --checkpoint {checkpoint}
+              </code>{' '}
+              goes back to it (its task states, and its commit in the worktree).
+            </p>
+          )}
           {s.pause_reason && (
             <p className="banner banner-info" data-testid="snapshot-pause-reason">
               {s.trigger === 'pause' ? 'Pause reason' : 'Why'}: {s.pause_reason}

@@ -3,7 +3,7 @@ import { hrefOf } from '../hooks/use-hash-route.js';
 import { StatusBadge } from './status-badge.js';
 import { TimeAgo } from './time-ago.js';
 
-/** The workflow's snapshots, newest first; each opens its detail. */
+/** The workflow's snapshots, newest first, each a checkpoint was made of named by it; each opens its detail. */
 export function SnapshotList({
   workflowId,
   snapshots,
@@ -29,6 +29,12 @@ export function SnapshotList({
               </span>
               <span className="spacer" />
               <TimeAgo at={s.created_at} />
+              {/* a line of its own: a checkpoint's name is long, and the row narrow */}
+              {s.checkpoint && (
+                <span className="small snapshot-checkpoint" data-testid="snapshot-checkpoint">
+                  checkpoint <code>{s.checkpoint}</code>
+                </span>
+              )}
             </a>
           </li>
         ))}

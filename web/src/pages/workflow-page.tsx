@@ -216,7 +216,14 @@ export function WorkflowPage({ id, snapshotId }: { id: string; snapshotId: strin
         ))}
       </section>
 
-      {snapshotId && <SnapshotDetail key={snapshotId} workflowId={id} snapshotId={snapshotId} />}
+      {snapshotId && (
+        <SnapshotDetail
+          key={snapshotId}
+          workflowId={id}
+          snapshotId={snapshotId}
+          checkpoint={s.snapshots.find((x) => x.id === snapshotId)?.checkpoint}
+        />
+      )}
 
       <div className="grid-main">
         <div className={starting ? 'panel-disabled' : undefined} aria-disabled={starting || undefined}>
