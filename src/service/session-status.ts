@@ -18,7 +18,10 @@ import type { ExecutorRow } from '../storage/executor-registry.js';
 /** Why a session is not running: the session-resumption design's `resume_reason`. */
 export type ResumeReason = 'agent_not_running' | 'not_resumable' | 'superseded' | null;
 
-/** Where a session stands: its agent running, the workflow paused or interrupted, open without an agent, ended. */
+/**
+ * Where a session stands: its agent running, the workflow paused or interrupted, open without an agent (none seen: a
+ * hand-tracked session, or one no agent has reported into yet), ended.
+ */
 export type SessionState = 'running' | 'paused' | 'interrupted' | 'open' | 'ended';
 
 /**
@@ -26,7 +29,8 @@ export type SessionState = 'running' | 'paused' | 'interrupted' | 'open' | 'ende
  * session's agent (`baton run`, `baton serve`), from its `executors_running` row: `executor_status`,
  * `agent_execution_id`, `runtime`, `agent_profile_id` and `is_agent_running` (the row's session is running). A
  * session without a row (an agent reporting through hooks or the API) counts as running when it is the workflow's
- * open session and the workflow is in progress, unless Baton's own driver runs the workflow and none holds it now
+ * open session and the workflow is in progress (its state said `open` and its note "no agent seen" while no agent has
+ * reported into it: nothing is known to run), unless Baton's own driver runs the workflow and none holds it now
  * (`next`: then the note says what goes on with it), or an agent's hooks follow it and no turn of that agent is under
  * way (it was quit, or waits for its user: an older Codex sends no SessionEnd). Whether and how it goes on is what `baton
  * sessions` says at `now` (`resumability`).
@@ -79,8 +83,12 @@ export function sessionStatus(
   const current =
     currentTask(underWay.filter((t) => t.session_number === sessionNumber)) ??
     (latest ? currentTask(underWay) : null);
+  // counted as running (nothing says it stopped) but with no agent seen: a hand-tracked session, said open, not running
+  const unseen = running && !row && !info.agent;
   const state: SessionState = running
-    ? 'running'
+    ? unseen
+      ? 'open'
+      : 'running'
     : latest && isResumable(s.status)
       ? s.status
       : info.ended_at === null && latest
@@ -114,7 +122,7 @@ export function sessionStatus(
         : 'yes'
       : agent
         ? `yes (${agentLabel(agent.name)} session ${agent.session_id}, reported by its hooks)`
-        : 'assumed (an open session; no agent has reported into it yet)';
+        : `no agent seen (none has reported into this open session; ${current ? `${current.id} in progress` : 'no task in progress'})`;
   return {
     session_id: `${s.id}#${sessionNumber}`,
     workflow_id: s.id,

@@ -66,7 +66,10 @@ describe('dashboard: what a pause waits for is what the server says', () => {
     expect(s.following_agent).toBe('claude-code');
     expect(s.pause_waits_for).toEqual({ tasks: ['T1'], turn: null });
     const page = await open(await serve(), s.workflow.id as string);
-    const dialog = await dialogSays(page, 'The pause waits for the task boundary: T1 still running.');
+    const dialog = await dialogSays(
+      page,
+      'The pause waits for the task boundary: it takes effect once T1 (in progress) is done.',
+    );
     await dialog.getByRole('button', { name: 'Pause' }).click();
     await waitForText(page.locator('.toast-success'), 'Pause requested: waiting for the task boundary (T1)');
     await waitForText(page.getByTestId('pause-requested'), 'waiting for the task boundary (T1).');

@@ -151,7 +151,7 @@ describe('dashboard in Chromium', () => {
     await page.getByRole('button', { name: 'Pause', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Pause workflow' });
     await dialog.waitFor(wait);
-    await waitForText(dialog, 'T1 still running');
+    await waitForText(dialog, 'once T1 (in progress) is done');
     await dialog.getByLabel('Reason (optional)').fill('end of day');
     await shot('03-pause-dialog');
     await dialog.getByRole('button', { name: 'Pause' }).click();
@@ -183,8 +183,11 @@ describe('dashboard in Chromium', () => {
     await toast('success', 'Workflow resumed: session 2 started');
     await page.locator(`[data-workflow="${id}"][data-status="in_progress"]`).waitFor(wait);
     await page.locator('[data-session="2"]').waitFor(wait);
-    // no agent reported into it (no hooks, no baton run): said as an assumption, in the CLI's words
-    await waitForText(page.getByTestId('agent-running'), 'assumed (an open session; no agent has reported');
+    // no agent reported into it (no hooks, no baton run): said as what is known, in the CLI's words
+    await waitForText(
+      page.getByTestId('agent-running'),
+      'no agent seen (none has reported into this open session',
+    );
 
     expect((await baton('task', 'start', 'T2')).code).toBe(0);
     await page.locator('[data-task="T2"][data-status="in_progress"]').waitFor(wait);

@@ -5,7 +5,7 @@ import { ModalDialog } from './modal-dialog.js';
 interface Props {
   open: boolean;
   busy: boolean;
-  /** The tasks in progress. */
+  /** The tasks in progress (said in progress, not running: on a hand-tracked workflow nothing runs them). */
   running: string[];
   /** What a pause asked now waits for (the server's `pause_waits_for`); null: it takes effect at once. */
   waits: PauseWaits;
@@ -36,7 +36,7 @@ export function PauseReasonDialog({ open, busy, running, waits, onClose, onConfi
         {waits?.turn
           ? `The pause waits for ${pauseWaitWords(waits)}, then a snapshot is taken.`
           : waits
-            ? `The pause waits for the task boundary: ${waits.tasks.join(', ')} still running.`
+            ? `The pause waits for the task boundary: it takes effect once ${waits.tasks.join(', ')} (in progress) ${waits.tasks.length === 1 ? 'is' : 'are'} done.`
             : running.length
               ? `No turn of the agent is under way: the workflow pauses now (${running.join(', ')} left in progress) and a snapshot is taken.`
               : 'No task is running: the workflow pauses now and a snapshot is taken.'}
@@ -54,7 +54,7 @@ export function PauseReasonDialog({ open, busy, running, waits, onClose, onConfi
       {running.length > 0 && (
         <label className="check">
           <input type="checkbox" checked={force} onChange={(e) => setForce(e.target.checked)} /> Pause now,
-          without waiting for the running task
+          without waiting for the task in progress
         </label>
       )}
     </ModalDialog>

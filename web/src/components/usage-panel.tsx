@@ -47,9 +47,12 @@ export function UsagePanel({
         warnAt={warnAt}
         said={gauge === u ? undefined : lastReading?.said}
       />
+      {/* a context reading is usage too: the gauge above shows it, its totals come later (as the CLI says it) */}
       {!reported && (
         <p className="muted small" data-testid="usage-none">
-          No usage reported: its agent said nothing of tokens, calls or time (a command agent does not).
+          {u.context_tokens != null || u.context_utilization !== null
+            ? 'No token totals yet: so far only the context its agent fills (above) is recorded; its tokens, calls and time are counted as its run or turn ends.'
+            : 'No usage reported: its agent said nothing of tokens, calls or time (a command agent does not).'}
         </p>
       )}
       {reported && (
