@@ -274,10 +274,10 @@ export function cliCoreSuite(mode: CliMode): void {
         tasks_done: 1,
         tasks_total: 3,
       });
-      // no agent reported into this session, and Baton runs none: its agent is assumed, not claimed
+      // no agent reported into this session, and Baton runs none: said open, with no agent seen, not claimed running
       const ss = await b('session-status');
       expect(ss.stdout).toContain(
-        'agent running: assumed (an open session; no agent has reported into it yet)',
+        'agent running: no agent seen (none has reported into this open session; no task in progress)',
       );
       // in progress: nothing to resume, said as such (not a "no", which reads as stuck)
       expect(ss.stdout).toContain('resumable: not stopped   needs resume: no');

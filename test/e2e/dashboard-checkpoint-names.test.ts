@@ -1,11 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactsDir, assertDashboardBuilt, launchChromium, waitForText } from '../helpers/browser.js';
-import { runCli } from '../helpers/cli.js';
-import { gitIn, makeRepo, tempDir } from '../helpers/git-repo.js';
-import { startServerProcess, type ServerProcess } from '../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { waitForText } from '../helpers/browser.js';
+import { gitIn } from '../helpers/git-repo.js';
+import { dashboardRig } from '../helpers/dashboard-rig.js';
 
 /**
  * The checkpoints `baton checkpoints` lists are seen on the workflow's page of an open workflow (not only on the
@@ -13,26 +11,8 @@ import { startServerProcess, type ServerProcess } from '../helpers/server.js';
  * so and how to go back to it, and the event history's `checkpoint.created` line names it.
  */
 describe('dashboard: checkpoints named on the workflow page', () => {
-  const repo = makeRepo();
-  const home = tempDir('baton-home-');
-  const shots = artifactsDir('dashboard');
-  let server: ServerProcess;
-  let browser: Browser;
-  const baton = async (...args: string[]) => {
-    const r = await runCli(args, { cwd: repo, env: { BATON_HOME: home, BATON_URL: undefined } });
-    expect(r.code, `baton ${args.join(' ')}: ${r.stderr}`).toBe(0);
-    return r;
-  };
-
-  beforeAll(async () => {
-    assertDashboardBuilt();
-    browser = await launchChromium();
-    server = await startServerProcess(home, { cwd: repo });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const rig = dashboardRig();
+  const { repo, shots, baton } = rig;
 
   it('names the checkpoint in the Snapshots list, on the snapshot page and in the event history', async () => {
     const id = (
@@ -50,9 +30,7 @@ describe('dashboard: checkpoints named on the workflow page', () => {
     expect(listed.map((c) => c.name)).toEqual(['cp-01-write-schema']);
     const snap = listed[0]!.snapshot_id;
 
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.addInitScript(`localStorage.setItem('baton.token', ${JSON.stringify(server.token)})`);
-    await page.goto(`${server.url}/#/workflows/${id}`);
+    const page = await rig.page(`#/workflows/${id}`);
     const row = page.getByTestId('snapshot-list').locator(`[data-snapshot="${snap}"]`);
     await waitForText(row.getByTestId('snapshot-checkpoint'), 'checkpoint cp-01-write-schema');
     await waitForText(

@@ -1,10 +1,7 @@
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactsDir, assertDashboardBuilt, launchChromium, waitForText } from '../helpers/browser.js';
-import { runCli } from '../helpers/cli.js';
-import { makeRepo, tempDir } from '../helpers/git-repo.js';
-import { startServerProcess, type ServerProcess } from '../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { waitForText } from '../helpers/browser.js';
+import { dashboardRig } from '../helpers/dashboard-rig.js';
 
 /**
  * A workflow tracked by hand (no agent has reported into its session) is said as what is known: its session open
@@ -13,26 +10,8 @@ import { startServerProcess, type ServerProcess } from '../helpers/server.js';
  * to be no usage at all next to the gauge that shows it.
  */
 describe('dashboard: a hand-tracked workflow said as what is known', () => {
-  const repo = makeRepo();
-  const home = tempDir('baton-home-');
-  const shots = artifactsDir('dashboard');
-  let server: ServerProcess;
-  let browser: Browser;
-  const baton = async (...args: string[]) => {
-    const r = await runCli(args, { cwd: repo, env: { BATON_HOME: home, BATON_URL: undefined } });
-    expect(r.code, `baton ${args.join(' ')}: ${r.stderr}`).toBe(0);
-    return r;
-  };
-
-  beforeAll(async () => {
-    assertDashboardBuilt();
-    browser = await launchChromium();
-    server = await startServerProcess(home, { cwd: repo });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const rig = dashboardRig();
+  const { shots, baton } = rig;
 
   it('says the session open with no agent seen, the pause waiting for a task in progress', async () => {
     const id = (
@@ -44,7 +23,7 @@ describe('dashboard: a hand-tracked workflow said as what is known', () => {
       ['start', 'L2'],
     ])
       await baton('task', ...step);
-    const session = (await (await server.api(`/api/workflows/${id}/session-status`)).json()) as Record<
+    const session = (await (await rig.server.api(`/api/workflows/${id}/session-status`)).json()) as Record<
       string,
       unknown
     >;
@@ -53,9 +32,7 @@ describe('dashboard: a hand-tracked workflow said as what is known', () => {
       agent_running_note: 'no agent seen (none has reported into this open session; L2 in progress)',
     });
 
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.addInitScript(`localStorage.setItem('baton.token', ${JSON.stringify(server.token)})`);
-    await page.goto(`${server.url}/#/workflows/${id}`);
+    const page = await rig.page(`#/workflows/${id}`);
     const panel = page.getByTestId('session-status');
     await waitForText(
       panel.getByTestId('agent-running'),

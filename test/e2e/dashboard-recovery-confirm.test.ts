@@ -1,10 +1,7 @@
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactsDir, assertDashboardBuilt, launchChromium, waitForText } from '../helpers/browser.js';
-import { runCli } from '../helpers/cli.js';
-import { makeRepo, tempDir } from '../helpers/git-repo.js';
-import { startServerProcess, type ServerProcess } from '../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { waitForText } from '../helpers/browser.js';
+import { dashboardRig } from '../helpers/dashboard-rig.js';
 
 const wait = { timeout: 20_000 };
 
@@ -14,26 +11,8 @@ const wait = { timeout: 20_000 };
  * nothing), as a restore that moves the branch is.
  */
 describe('dashboard: the recovery page asks before a fresh start', () => {
-  const repo = makeRepo();
-  const home = tempDir('baton-home-');
-  const shots = artifactsDir('dashboard');
-  let server: ServerProcess;
-  let browser: Browser;
-  const baton = async (...args: string[]) => {
-    const r = await runCli(args, { cwd: repo, env: { BATON_HOME: home, BATON_URL: undefined } });
-    expect(r.code, `baton ${args.join(' ')}: ${r.stderr}`).toBe(0);
-    return r;
-  };
-
-  beforeAll(async () => {
-    assertDashboardBuilt();
-    browser = await launchChromium();
-    server = await startServerProcess(home, { cwd: repo });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const rig = dashboardRig();
+  const { shots, baton } = rig;
 
   it('says the last known state in words, and resets the tasks only once confirmed', async () => {
     const id = (
@@ -43,14 +22,12 @@ describe('dashboard: the recovery page asks before a fresh start', () => {
     await baton('task', 'done', 'L1');
     await baton('pause', '--reason', 'end of day');
     const version = (
-      (await (await server.api(`/api/workflows/${id}/status`)).json()) as {
+      (await (await rig.server.api(`/api/workflows/${id}/status`)).json()) as {
         workflow: { version: number };
       }
     ).workflow.version;
 
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.addInitScript(`localStorage.setItem('baton.token', ${JSON.stringify(server.token)})`);
-    await page.goto(`${server.url}/#/workflows/${id}/recover`);
+    const page = await rig.page(`#/workflows/${id}/recover`);
     await page.getByTestId('recovery').waitFor(wait);
     const header = page.getByTestId('last-known-state');
     await waitForText(
@@ -74,7 +51,7 @@ describe('dashboard: the recovery page asks before a fresh start', () => {
     // Cancel: nothing changed
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden', ...wait });
-    const after = (await (await server.api(`/api/workflows/${id}/status`)).json()) as {
+    const after = (await (await rig.server.api(`/api/workflows/${id}/status`)).json()) as {
       workflow: { status: string; version: number };
       tasks: { id: string; status: string }[];
     };

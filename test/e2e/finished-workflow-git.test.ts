@@ -1,11 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactsDir, assertDashboardBuilt, launchChromium, waitForText } from '../helpers/browser.js';
-import { runCli } from '../helpers/cli.js';
-import { gitIn, makeRepo, tempDir } from '../helpers/git-repo.js';
-import { startServerProcess, type ServerProcess } from '../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { waitForText } from '../helpers/browser.js';
+import { gitIn } from '../helpers/git-repo.js';
+import { dashboardRig } from '../helpers/dashboard-rig.js';
 
 /**
  * A completed workflow's git state is what it ended at (its last snapshot's), never its worktree's now: a later
@@ -13,32 +11,14 @@ import { startServerProcess, type ServerProcess } from '../helpers/server.js';
  * state alike.
  */
 describe('a finished workflow’s git state', () => {
-  const repo = makeRepo();
-  const home = tempDir('baton-home-');
-  const shots = artifactsDir('dashboard');
-  let server: ServerProcess;
-  let browser: Browser;
-  const baton = async (...args: string[]) => {
-    const r = await runCli(args, { cwd: repo, env: { BATON_HOME: home, BATON_URL: undefined } });
-    expect(r.code, `baton ${args.join(' ')}: ${r.stderr}`).toBe(0);
-    return r;
-  };
+  const rig = dashboardRig();
+  const { repo, shots, baton } = rig;
   const commit = (file: string, message: string) => {
     writeFileSync(join(repo, file), `${message}\n`);
     gitIn(repo, 'add', file);
     gitIn(repo, 'commit', '-q', '-m', message);
     return gitIn(repo, 'rev-parse', 'HEAD').trim();
   };
-
-  beforeAll(async () => {
-    assertDashboardBuilt();
-    browser = await launchChromium();
-    server = await startServerProcess(home, { cwd: repo });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
 
   it('is the one it ended at, not a later workflow’s work in the same worktree', async () => {
     const id = (await baton('create', '--title', 'Second job', '--task', 'A1:First')).stdout.match(
@@ -47,7 +27,7 @@ describe('a finished workflow’s git state', () => {
     await baton('task', 'start', 'A1');
     const own = commit('work-7.txt', 'work 7');
     await baton('task', 'done', 'A1');
-    const status = (await (await server.api(`/api/workflows/${id}/status`)).json()) as {
+    const status = (await (await rig.server.api(`/api/workflows/${id}/status`)).json()) as {
       workflow: { status: string; version: number };
     };
     expect(status.workflow.status).toBe('completed');
@@ -56,7 +36,9 @@ describe('a finished workflow’s git state', () => {
     const later = commit('schema.sql', 'schema');
 
     const live = `live-${status.workflow.version}`;
-    const api = (await (await server.api(`/api/workflows/${id}/snapshots/${live}/git-changes`)).json()) as {
+    const api = (await (
+      await rig.server.api(`/api/workflows/${id}/snapshots/${live}/git-changes`)
+    ).json()) as {
       git_state: { commit_at_snapshot: string; files_changed_since_start: string[] };
       note: string;
     };
@@ -70,9 +52,7 @@ describe('a finished workflow’s git state', () => {
     expect(cli.stdout).not.toContain('schema.sql');
     expect(cli.stdout).toContain('note: the workflow is completed: its git state as it ended');
 
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.addInitScript(`localStorage.setItem('baton.token', ${JSON.stringify(server.token)})`);
-    await page.goto(`${server.url}/#/workflows/${id}`);
+    const page = await rig.page(`#/workflows/${id}`);
     const work = page.getByTestId('work-state');
     await waitForText(work, own.slice(0, 7));
     await waitForText(work, 'its git state as it ended');

@@ -198,7 +198,7 @@ describe('baton server: REST API', () => {
     };
     expect(timeline.sessions.map((s) => [s.session_number, s.state, s.resume_reason])).toEqual([
       [1, 'ended', 'superseded'],
-      [2, 'running', null],
+      [2, 'open', null],
     ]);
 
     const cp = await t.api(`/api/workflows/${id}/checkpoints`, { method: 'POST', json: { name: 'api' } });
