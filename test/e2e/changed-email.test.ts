@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { gitIn, tempDir } from '../helpers/git-repo.js';
+import { gitIn, tempDir, commitFile, headOf } from '../helpers/git-repo.js';
 import { startServerProcess } from '../helpers/server.js';
 import { team } from '../helpers/teammates.js';
 
@@ -11,15 +11,6 @@ import { team } from '../helpers/teammates.js';
 // by `current`, its git state read). Without it, the old email is another identity's, as another person's would be.
 
 type Json = Record<string, unknown>;
-
-const head = (repo: string) => gitIn(repo, 'rev-parse', 'HEAD').trim();
-
-/** A commit of one new file: work that a reset to an older commit would take off the branch. */
-function commitFile(repo: string, file: string) {
-  writeFileSync(join(repo, file), 'package cli\n');
-  gitIn(repo, 'add', file);
-  gitIn(repo, 'commit', '-q', '-m', `add ${file}`);
-}
 
 describe('a git email changed since the workflow began', () => {
   it('is still the owner once git’s mailmap maps the old email to the new one', async () => {
@@ -61,7 +52,7 @@ describe('a git email changed since the workflow began', () => {
     gitIn(ana, 'add', '.mailmap');
     gitIn(ana, 'commit', '-q', '-m', 'mailmap');
     expect((await baton(ana, 'checkpoint', '--name', 'start')).code).toBe(0);
-    const start = head(ana);
+    const start = headOf(ana);
     commitFile(ana, 'login.go');
     gitIn(ana, 'config', 'user.email', 'ana@new.example');
     expect((await baton(ana, 'pause', '--force', '-w', anas)).code).toBe(0);
@@ -84,7 +75,7 @@ describe('a git email changed since the workflow began', () => {
       });
       const done = await over('recover', '-w', anas, '--checkpoint', 'start', '--yes');
       expect(done.code, done.stderr).toBe(0);
-      expect(head(ana)).toBe(start);
+      expect(headOf(ana)).toBe(start);
     } finally {
       await server.stop();
     }

@@ -1,8 +1,6 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { gitIn } from '../helpers/git-repo.js';
+import { commitFile } from '../helpers/git-repo.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server.js';
 import { team } from '../helpers/teammates.js';
 
@@ -14,13 +12,6 @@ interface Plan {
 // One `baton serve` a team shares answers each person's CLI (BATON_URL) as the person asking, not as the identity
 // the server runs under: whose a workflow is to a recovery's options, a resume and a recovery is told by the identity
 // the CLI sends, as a checkpoint restore is.
-
-/** A commit of one new file: work that a reset to an older commit would take off the branch. */
-function commitFile(repo: string, file: string) {
-  writeFileSync(join(repo, file), 'package cli\n');
-  gitIn(repo, 'add', file);
-  gitIn(repo, 'commit', '-q', '-m', `add ${file}`);
-}
 
 const ANA = 'ana@team.example';
 const BEN = 'ben@team.example';

@@ -2,20 +2,11 @@ import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { gitIn, tempDir } from '../helpers/git-repo.js';
+import { gitIn, tempDir, commitFile, headOf } from '../helpers/git-repo.js';
 import { startServerProcess } from '../helpers/server.js';
 import { team } from '../helpers/teammates.js';
 
 type Json = Record<string, unknown>;
-
-const head = (repo: string) => gitIn(repo, 'rev-parse', 'HEAD').trim();
-
-/** A commit of one new file: work that a reset to an older commit would take off the branch. */
-function commitFile(repo: string, file: string) {
-  writeFileSync(join(repo, file), 'package cli\n');
-  gitIn(repo, 'add', file);
-  gitIn(repo, 'commit', '-q', '-m', `add ${file}`);
-}
 
 describe.each(['sqlite', 'postgres'] as const)(
   'a teammate\u2019s checkpoint on a shared %s store',
@@ -31,7 +22,7 @@ describe.each(['sqlite', 'postgres'] as const)(
       commitFile(ana, 'login.go');
       expect((await baton(ana, 'pause', '--force')).code).toBe(0);
       commitFile(ben, 'ben.go');
-      const [hers, his] = [head(ana), head(ben)];
+      const [hers, his] = [headOf(ana), headOf(ben)];
 
       // the options, asked from Ben's clone: hers, and her worktree's files go back only there
       const options = await baton(ben, 'recover', '-w', anas);
@@ -53,7 +44,7 @@ describe.each(['sqlite', 'postgres'] as const)(
       expect(json.code).toBe(3);
       expect(json.stderr).toContain('ana@team.example');
       // neither clone moved, her commit and his are where they were, and the workflow is as it was
-      expect([head(ana), head(ben)]).toEqual([hers, his]);
+      expect([headOf(ana), headOf(ben)]).toEqual([hers, his]);
       expect(existsSync(join(ana, 'login.go')) && existsSync(join(ben, 'ben.go'))).toBe(true);
       const status = (await baton(ana, 'status', '--json')).json<{ workflow: Json }>();
       expect(status.workflow).toMatchObject({ status: 'paused', session_count: 1 });
@@ -63,7 +54,7 @@ describe.each(['sqlite', 'postgres'] as const)(
       expect(state.code, state.stderr).toBe(0);
       expect(state.stdout).toContain(`resumed ${anas} (ana@team.example's): session 2`);
       expect(state.stdout).not.toMatch(/ here\b/);
-      expect([head(ana), head(ben)]).toEqual([hers, his]);
+      expect([headOf(ana), headOf(ben)]).toEqual([hers, his]);
       expect((await baton(ben, 'pause', '--force', '-w', anas)).code).toBe(0);
       const fresh = await baton(ben, 'recover', '-w', anas, '--option', 'fresh', '--json');
       expect(fresh.code, fresh.stderr).toBe(0);
@@ -74,8 +65,8 @@ describe.each(['sqlite', 'postgres'] as const)(
       const own = await baton(ana, 'recover', '--checkpoint', 'start', '--yes');
       expect(own.code, own.stderr).toBe(0);
       expect(own.stdout).toContain(`resumed ${anas}: session `);
-      expect(head(ana)).not.toBe(hers);
-      expect(head(ben)).toBe(his);
+      expect(headOf(ana)).not.toBe(hers);
+      expect(headOf(ben)).toBe(his);
     });
 
     it('at the same path in his clone (devcontainers), his branch and files stay as they are', async () => {
@@ -90,14 +81,14 @@ describe.each(['sqlite', 'postgres'] as const)(
       renameSync(ana, `${ana}-ana`);
       const ben = cloneAt(ana);
       commitFile(ben, 'ben.go');
-      const his = head(ben);
+      const his = headOf(ben);
 
       const refused = await asBen(ben, 'recover', '-w', anas, '--checkpoint', 'start', '--yes');
       expect(refused.code, refused.stderr).toBe(3);
       expect(refused.stderr).toContain(
         `${anas} is ana@team.example's: its checkpoint start is restored in their worktree ${ana}`,
       );
-      expect(head(ben)).toBe(his);
+      expect(headOf(ben)).toBe(his);
       expect(existsSync(join(ben, 'ben.go'))).toBe(true);
       expect(gitIn(ben, 'for-each-ref', 'refs/baton/')).toBe('');
 
@@ -137,7 +128,7 @@ describe.each(['sqlite', 'postgres'] as const)(
       expect(again.code, again.stderr).toBe(0);
       expect(again.json<{ warnings: string[] }>().warnings).toEqual([]);
       expect(again.json<{ context: string }>().context).toContain(notRead);
-      expect(head(ben)).toBe(his);
+      expect(headOf(ben)).toBe(his);
     });
 
     it("Ben's dashboard (his baton serve) refuses to restore her checkpoint, touching neither clone", async () => {
@@ -151,7 +142,7 @@ describe.each(['sqlite', 'postgres'] as const)(
       expect((await baton(ana, 'checkpoint', '--name', 'start')).code).toBe(0);
       commitFile(ana, 'login.go');
       expect((await baton(ana, 'pause', '--force')).code).toBe(0);
-      const [hers, his] = [head(ana), head(ben)];
+      const [hers, his] = [headOf(ana), headOf(ben)];
       const server = await startServerProcess(benEnv.BATON_HOME ?? tempDir('baton-serve-'), {
         cwd: ben,
         env: benEnv,
@@ -191,7 +182,7 @@ describe.each(['sqlite', 'postgres'] as const)(
       } finally {
         await server.stop();
       }
-      expect([head(ana), head(ben)]).toEqual([hers, his]);
+      expect([headOf(ana), headOf(ben)]).toEqual([hers, his]);
       expect(existsSync(join(ana, 'login.go'))).toBe(true);
     });
   },

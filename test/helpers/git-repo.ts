@@ -23,3 +23,13 @@ export function gitIn(dir: string, ...args: string[]): string {
 export function tempDir(prefix = 'baton-'): string {
   return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
 }
+
+/** The commit HEAD is at, whole. */
+export const headOf = (repo: string): string => gitIn(repo, 'rev-parse', 'HEAD').trim();
+
+/** A commit of one new file: work that a reset to an older commit would take off the branch. */
+export function commitFile(repo: string, file: string): void {
+  writeFileSync(join(repo, file), 'package cli\n');
+  gitIn(repo, 'add', file);
+  gitIn(repo, 'commit', '-q', '-m', `add ${file}`);
+}
