@@ -85,7 +85,7 @@ export async function runHookEvent(
       missedBriefing,
       outage,
       home: settings.home,
-      cli: commandLine(batonCommand(process.env), []),
+      cli: () => commandLine(batonCommand(process.env), []),
       settings: {
         autoTrack: settings.autoTrack,
         injectMaxChars: settings.injectMaxChars,

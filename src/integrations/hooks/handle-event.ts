@@ -59,8 +59,11 @@ export interface HookContext {
   missedBriefing?: string | null;
   /** This agent's hooks here could not reach the store since (`HookLog.outages`): this hook is the first that does. */
   outage?: Outage | null;
-  /** How the agent runs Baton's CLI here, as it would type it (`baton` on the PATH, else this install by its paths). */
-  cli?: string;
+  /**
+   * How the agent runs Baton's CLI here, as it would type it (`baton` on the PATH, else this install by its paths):
+   * asked only by the briefing that names a command, not by every hook.
+   */
+  cli?: () => string;
 }
 
 export interface HookResult {
@@ -319,7 +322,8 @@ async function keepLastMessage(ctx: HookContext, ref: Ref, event: HookEvent): Pr
 /** The context for the agent, or a short note when Baton holds nothing yet for this workflow. */
 async function contextFor(ctx: HookContext, t: TrackResult & { workflow_id: string }, why: string) {
   // Codex runs the agent's commands in a sandbox that cannot write Baton's database: only the MCP tool works there
-  const cli = ctx.agent === 'codex' ? '' : ` (or \`${ctx.cli ?? 'baton'} task add "<title>"\` in a shell)`;
+  const cli =
+    ctx.agent === 'codex' ? '' : ` (or \`${ctx.cli?.() ?? 'baton'} task add "<title>"\` in a shell)`;
   if (t.empty)
     return {
       text: `Baton is following this ${agentLabel(ctx.agent)} session as workflow ${t.workflow_id}: the user's requests, your task list, decisions and errors are recorded, and the next session (after /clear, a compaction or a restart) gets them back. Nothing is recorded yet. Add a task that must outlive this session with the MCP tool add_task${cli}.\n`,
