@@ -272,6 +272,55 @@ describe('resume context within a token budget', () => {
     }
   });
 
+  it("keeps the agent's reply to the latest request over the request's length: the reply is what came of it", () => {
+    const at = (s: number) => new Date(Date.parse('2026-01-01T00:00:00.000Z') + s * 1000).toISOString();
+    const base = {
+      ...bigSnapshot(),
+      trigger: 'manual' as const,
+      pause_reason: null,
+      issue: { id: 'r1', title: 'Review', description: 'Review the lineage feature against its spec.' },
+      tasks: [],
+      tasks_completed: 0,
+      tasks_remaining: 0,
+      next_task_id: null,
+      decisions: [],
+      decisions_total: 0,
+    };
+    const request = {
+      id: 'r2',
+      timestamp: at(60),
+      at: at(60),
+      session_number: 1,
+      source: null,
+      text: `<task>Re-review the six findings. ${'Verify that each finding names its file, its line and its failure path. '.repeat(20)}</task>`,
+    };
+    const reply = `## P2: git-root timeouts are treated as non-git sessions\n${'- The caller returns before the warning path, so a timeout is silent. '.repeat(25)}`;
+    const fitted = (replyAt: number) =>
+      fitResumeContext(
+        {
+          ...base,
+          requests: [request],
+          summaries: { compaction: null, last_message: lastMessage(reply, at(replyAt)) },
+        },
+        1,
+        [],
+        900,
+        countTokens,
+      );
+    // the reply came after the request and ended the turn: the request gives way first
+    const answered = fitted(120);
+    expect(answered.over_budget, answered.markdown).toBe(false);
+    expect(answered.context.next.answered).toBe(true);
+    expect(answered.context.last_state?.text.length).toBeGreaterThan(400);
+    expect(answered.context.goal.requests.at(-1)?.text.length).toBeLessThanOrEqual(620);
+    // the request came after the agent's last message: it says what to do next and keeps its length longer
+    const asked = fitted(30);
+    expect(asked.over_budget, asked.markdown).toBe(false);
+    expect(asked.context.next.answered).toBe(false);
+    expect(asked.context.goal.requests.at(-1)?.text.length).toBeGreaterThan(620);
+    expect(asked.context.last_state?.text.length ?? 0).toBeLessThanOrEqual(400);
+  });
+
   it('lists as later requests only those said after the issue: a question before the task is none', () => {
     const at = (s: number) => new Date(Date.parse('2026-01-01T00:00:00.000Z') + s * 1000).toISOString();
     const said = (id: string, s: number, text: string) => ({

@@ -125,6 +125,19 @@ const steps: [keyof ContextLimits, number][] = [
   ['completed_tasks', 0],
 ];
 
+/**
+ * The steps for a context whose Last State is the agent's reply to the user's latest request (its turn ended on it:
+ * `next.answered`): the request is then what was asked, the reply what came of it (a review's verdict, a report), which
+ * nothing else in the briefing says. So the request gives way to 600 characters before the reply goes down to 400.
+ */
+function stepsFor(c: ResumeContext): readonly [keyof ContextLimits, number][] {
+  if (!c.next.answered || !c.last_state) return steps;
+  const request = steps.find(([k, floor]) => k === 'latest_request_chars' && floor > 0);
+  const lastState = steps.find(([k, floor]) => k === 'last_state_chars' && floor === 400);
+  if (!request || !lastState) return steps;
+  return steps.flatMap((step) => (step === request ? [] : step === lastState ? [request, step] : [step]));
+}
+
 const half = (n: number, floor: number) => (n <= floor ? floor : Math.max(floor, Math.floor(n / 2)));
 
 /**
@@ -329,7 +342,7 @@ export function fitResumeContext(
   // the last state's whole length (none when even the generous limit cuts it)
   const wholeLastState = r.context.last_state?.cut === 0 ? r.context.last_state.text.length : Infinity;
   const cuts: Cut[] = [];
-  for (const [key, floor] of steps) {
+  for (const [key, floor] of stepsFor(r.context)) {
     if (fits(r)) break;
     const from = limits[key];
     const span = Math.min(from, shown(r.context, key));
