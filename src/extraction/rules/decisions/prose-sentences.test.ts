@@ -15,4 +15,17 @@ describe('sentences', () => {
       'Done with it now.',
     ]);
   });
+
+  it("end where a list's item ran into the next thought without stop or space, not inside camelCase", () => {
+    // entire-cli e5/8c50537669, line 23: a thinking block's list item glued to what the agent thought next
+    const text =
+      'Update the tests to use the new helpersBut actually, looking at this more carefully, `RunResumeInteractive` is resume-specific, so it makes sense to keep it as a thin wrapper.';
+    expect(sentences(text).map((s) => s.text)).toEqual([
+      'Update the tests to use the new helpers',
+      'But actually, looking at this more carefully, `RunResumeInteractive` is resume-specific, so it makes sense to keep it as a thin wrapper.',
+    ]);
+    expect(sentences('Call getButton and isHmmValid before the render.').map((s) => s.text)).toEqual([
+      'Call getButton and isHmmValid before the render.',
+    ]);
+  });
 });

@@ -87,10 +87,12 @@ export function sentences(text: string): Sentence[] {
       continue;
     }
     // a sentence ends at . ! ? before a capital (not at "e.g." or "i.e.", nor inside code: `ALTER TABLE ... ADD`),
-    // also when the space after it is missing ("...entries.Let me")
+    // also when the space after it is missing ("...entries.Let me"), and where a list's item ran into the next thought
+    // with neither stop nor space ("Update the tests to use the new helpersBut actually, ...": a word opening a sentence
+    // glued to a lowercase one, which no identifier's camelCase does before a space)
     let lead = true;
     for (const s of hideCodeStops(line).split(
-      /(?<=[.!?])(?<!\b(?:e\.g|i\.e|vs|cf|etc)\.)\s+(?=[A-Z`*\uAC00-\uD7A3])|(?<=[a-z]{2}[.!?])(?=[A-Z][a-z]+ )/,
+      /(?<=[.!?])(?<!\b(?:e\.g|i\.e|vs|cf|etc)\.)\s+(?=[A-Z`*\uAC00-\uD7A3])|(?<=[a-z]{2}[.!?])(?=[A-Z][a-z]+ )|(?<=[a-z]{3})(?=(?:But|However|Actually|Wait|Hmm) )/,
     )) {
       const t = showCodeStops(s).trim();
       if ((t.length >= 12 || /^found it[.!]$/i.test(t)) && t.length <= 600)
