@@ -15,7 +15,7 @@ import {
 } from '../core/index.js';
 import { detailCategories, emptyDetailsWords } from '../service/index.js';
 import { PACKAGE_VERSION } from '../config/package-info.js';
-import { argsOf } from './tool-args.js';
+import { argsOf, wholeNumber } from './tool-args.js';
 
 type Text = {
   content: { type: 'text'; text: string }[];
@@ -319,10 +319,7 @@ export function createMcpServer(
         description: z.string().optional().describe('more on it, if a line is not enough'),
         deps: z.array(z.string()).optional().describe('tasks that must be done first'),
         after: z.string().optional().describe('place it right after this task'),
-        lane: z
-          .number()
-          .int()
-          .min(0)
+        lane: wholeNumber(0)
           .optional()
           .describe(
             "a group of tasks that all finish before the next lane starts (default: after's lane, else the last)",

@@ -14,3 +14,10 @@ export function argsOf<S extends z.ZodRawShape>(tool: string, shape: S) {
         : undefined,
   });
 }
+
+/**
+ * A whole-number argument from `min` up: refused when it is not an integer, listed in tools/list as an integer with
+ * that minimum and no maximum. Zod lists every integer with the bounds of a safe integer (±9007199254740991), which
+ * every agent then reads in its tool list for nothing; the bounds stay in force when the call is checked.
+ */
+export const wholeNumber = (min: number) => z.number().int().min(min).meta({ maximum: undefined });

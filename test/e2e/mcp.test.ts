@@ -238,6 +238,26 @@ describe('baton mcp', () => {
     expect(r.isError).toBe(true);
     expect((await call('next_task')).isError).toBeFalsy();
   });
+
+  it("lists integer arguments without zod's safe-integer bounds, and still refuses a number that is not whole", async () => {
+    const tools = (await client.listTools()).tools;
+    expect(JSON.stringify(tools)).not.toContain('9007199254740991');
+    const props = (tool: string) =>
+      tools.find((t) => t.name === tool)!.inputSchema.properties as Record<string, Record<string, unknown>>;
+    expect(props('add_task').lane).toMatchObject({ type: 'integer', minimum: 0 });
+    expect(props('add_task').lane).not.toHaveProperty('maximum');
+    // a real bound stays
+    expect(props('get_resume_context').budget).toMatchObject({ minimum: 200, maximum: 1_000_000 });
+    for (const [tool, args] of [
+      ['add_task', { title: 'half a lane', lane: 1.5 }],
+      ['add_task', { title: 'before the first lane', lane: -1 }],
+      ['get_resume_context', { budget: 2000.5 }],
+    ] as const) {
+      const r = await call(tool, args);
+      expect(r.isError, `${tool} ${JSON.stringify(args)}`).toBe(true);
+      expect(r.content[0]!.text).toMatch(/int|>=/);
+    }
+  });
 });
 
 /** What an agent can only do through MCP (it may have no terminal): every way on is a tool, named as a tool. */
