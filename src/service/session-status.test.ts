@@ -62,11 +62,12 @@ describe('sessionStatus', () => {
   it('derives running, resumable and superseded sessions from the folded state', async () => {
     const { s, w } = await twoTasks();
     const ref = { workflowId: w.id };
-    // no agent has reported into it (a hand-tracked session): open, with no agent seen, though counted as running
+    // no agent has reported into it (a hand-tracked session): open, with no agent seen, no agent said to run it,
+    // and nothing to resume
     expect(sessionStatus((await s.startTask(ref, 'A')).state, now)).toMatchObject({
       state: 'open',
       agent_running_note: 'no agent seen (none has reported into this open session; A in progress)',
-      is_agent_running: true,
+      is_agent_running: false,
       needs_resume: false,
       resume_reason: null,
       task_id: 'A',

@@ -13,6 +13,7 @@ import {
 } from '../core/index.js';
 import { agentLabel } from '../core/agent-label.js';
 import { followingAgent, turnUnderWay } from '../core/agent-turn.js';
+import { runDriven } from '../core/runtime/run-driven.js';
 import type { ExecutorRow } from '../storage/executor-registry.js';
 
 /** Why a session is not running: the session-resumption design's `resume_reason`. */
@@ -141,7 +142,11 @@ export function sessionStatus(
     executor_status: row?.status ?? null,
     agent_execution_id: row?.execution_id ?? null,
     runtime: row?.runtime ?? null,
-    is_agent_running: running,
+    /**
+     * An agent is known to run it: never a hand-tracked session (`unseen`, of a workflow Baton's driver does not run),
+     * which is open (nothing to resume, no resume reason) but runs no agent, as its note and the dashboard say.
+     */
+    is_agent_running: running && !(unseen && !runDriven(s)),
     /** Whether the agent runs, said with how Baton knows ("yes (Codex session ..., reported by its hooks)"). */
     agent_running_note: runningNote,
     /** The agent session a hook tied to this one (its name and id), null when none reported itself. */

@@ -27,10 +27,16 @@ describe('dashboard: a hand-tracked workflow said as what is known', () => {
       string,
       unknown
     >;
-    expect(session).toMatchObject({
+    // no agent is said to run it, though its session is open (nothing to resume): the API and the CLI agree
+    const handTracked = {
       state: 'open',
       agent_running_note: 'no agent seen (none has reported into this open session; L2 in progress)',
-    });
+      is_agent_running: false,
+      needs_resume: false,
+      resume_reason: null,
+    };
+    expect(session).toMatchObject(handTracked);
+    expect(JSON.parse((await baton('session-status', '--json')).stdout)).toMatchObject(handTracked);
 
     const page = await rig.page(`#/workflows/${id}`);
     const panel = page.getByTestId('session-status');

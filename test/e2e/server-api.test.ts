@@ -87,9 +87,11 @@ describe('baton server: REST API', () => {
     expect(status.runnable_tasks).toEqual([]);
     expect(status.tasks.find((x) => x.id === 'T1')?.status).toBe('in_progress');
 
+    // tracked through the API alone: open, no agent seen, none said to run it, nothing to resume
     const running = SessionStatus.parse(await (await t.api(`/api/workflows/${id}/session-status`)).json());
     expect(running).toMatchObject({
-      is_agent_running: true,
+      state: 'open',
+      is_agent_running: false,
       needs_resume: false,
       resume_reason: null,
       task_id: 'T1',
