@@ -8,6 +8,7 @@ import {
   inWordsOf,
   invalidTransition,
   pauseTookEffectWords,
+  resumeItFirst,
   tddPhases,
   testsLeftFailing,
   testsLeftFailingWords,
@@ -37,10 +38,21 @@ async function tool<T>(fn: () => Promise<T>, shape: (value: T) => Text = text): 
   } catch (e) {
     const err = BatonError.isInstance(e) ? e : new BatonError('internal', (e as Error).message);
     return {
-      ...text({ error: { code: err.code, message: inWordsOf('mcp', err.message), ...err.details } }),
+      ...text({ error: { code: err.code, message: mcpMessage(err), ...err.details } }),
       isError: true,
     };
   }
+}
+
+/**
+ * An error's message in this server's words. A refusal because the user paused the workflow (`paused_by`) tells the
+ * agent so, to end its turn and not to resume it (`pauseTookEffectWords`), where the CLI tells the person at the
+ * terminal to resume it first (`resumeItFirst`): the resume is theirs.
+ */
+function mcpMessage(err: BatonError): string {
+  if (err.details.paused_by !== 'user') return inWordsOf('mcp', err.message);
+  const reason = typeof err.details.pause_reason === 'string' ? err.details.pause_reason : null;
+  return `${err.message.replace(resumeItFirst, '')}. ${pauseTookEffectWords(reason)}`;
 }
 
 /** A resource's answer; its failure in the tools' words (`workflow_id`, not `-w <id>`), which the SDK reports as is. */

@@ -312,17 +312,23 @@ describe('baton mcp: an agent without a terminal', () => {
     expect(json(unknown).error.code).toBe('not_found');
   });
 
-  it('after a pause: complete_task says it cannot complete and names the tool that resumes; that tool does', async () => {
+  it("after the user's pause: the task tools tell the agent to end its turn, not to resume it; the CLI tells the person to resume it; resume_workflow does", async () => {
     const { repo, call } = await workflow('Paused', 'A:One', 'B:Two');
     expect(json(await call('complete_task', { task_id: 'A' })).workflow_status).toBe('in_progress');
-    // nothing in progress: the pause takes effect at once
-    expect(json(await call('request_pause', { reason: 'end of day' }))).toMatchObject({ outcome: 'paused' });
-    const refused = await call('complete_task', { task_id: 'B' });
-    expect(refused.isError).toBe(true);
-    expect(json(refused).error.message).toBe(
-      'cannot complete B: the workflow is paused; resume it first (the MCP tool `resume_workflow`)',
-    );
-    // the CLI says the same in its own words
+    // the user pauses it (nothing in progress: at once)
+    const paused = await runCli(['pause', '--reason', 'end of day', '--json'], { cwd: repo, env });
+    expect(paused.code, paused.stderr).toBe(0);
+    const told = (r: ToolResult, action: string) => {
+      expect(r.isError).toBe(true);
+      expect(json(r).error).toMatchObject({ current_status: 'paused', paused_by: 'user' });
+      expect(json(r).error.message).toBe(
+        `cannot ${action}: the workflow is paused. The user asked to pause this workflow (reason: end of day), and it is now paused: no new task starts until the workflow is resumed. End your turn now; do not resume it yourself.`,
+      );
+    };
+    told(await call('start_task', { task_id: 'B' }), 'start B');
+    told(await call('complete_task', { task_id: 'B' }), 'complete B');
+    told(await call('fail_task', { task_id: 'B', reason: 'x' }), 'fail B');
+    // the person at the terminal is the one who resumes it
     const cli = await runCli(['task', 'done', 'B'], { cwd: repo, env });
     expect(cli.code).toBe(3);
     expect(cli.stderr).toContain(

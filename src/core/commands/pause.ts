@@ -9,6 +9,7 @@ import { endOpenSession } from './lifecycle.js';
 import { takeSnapshot } from './snapshots.js';
 import { hookedAgent, turnUnderWay, type TurnRef } from '../agent-turn.js';
 import { runDriven } from '../runtime/run-driven.js';
+import { cliWord } from '../surface-words.js';
 
 export interface PauseInput {
   reason: string | null;
@@ -62,6 +63,18 @@ export const pauseHoldsBack = 'no new task starts until the workflow is resumed'
  */
 export const pauseTookEffectWords = (reason: string | null) =>
   `The user asked to pause this workflow${reason ? ` (reason: ${reason})` : ''}, and it is now paused: ${pauseHoldsBack}. End your turn now; do not resume it yourself.`;
+
+/**
+ * The workflow is paused because a pause was asked for (`baton pause`, the dashboard, the API, `request_pause`; the
+ * log names no one else: `pause` is the trigger of every pause asked for, a request that took effect included), not
+ * stopped by Baton (a usage limit, `--max-sessions`, a timeout). The agent is told not to resume it itself (the
+ * refusals of `assertActive`, `pauseTookEffectWords`): it goes on when whoever asked resumes it.
+ */
+export const pausedByUser = (s: Pick<WorkflowState, 'status' | 'pause_trigger'>) =>
+  s.status === 'paused' && s.pause_trigger === 'pause';
+
+/** What a refusal on a stopped workflow adds for the person at the terminal: how it goes on. */
+export const resumeItFirst = `; resume it first (${cliWord('resume')})`;
 
 /**
  * Whether a requested pause has waited longer than its timeout (the one it was requested with, else `defaultMs`), and

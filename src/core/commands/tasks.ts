@@ -1,6 +1,5 @@
 import type { Draft } from '../draft.js';
 import { invalidTransition } from '../errors.js';
-import { cliWord } from '../surface-words.js';
 import { runnableTasks, tasksOver } from '../task-graph.js';
 import type { GitCapture } from '../schemas/git-state.js';
 import type { SnapshotTrigger, Task } from '../schemas/workflow.js';
@@ -11,9 +10,11 @@ import { noSuchTask } from './no-such-task.js';
 import {
   honourRequestedPause,
   pauseHoldsBack,
+  pausedByUser,
   pauseNow,
   pauseRequestedWords,
   pauseWaitsFor,
+  resumeItFirst,
   type PauseWaits,
 } from './pause.js';
 import { makeCheckpoint, takeSnapshot } from './snapshots.js';
@@ -39,12 +40,17 @@ function whyNotRunnable(d: Draft, t: Task): string | null {
   return `task ${t.id} is in lane ${t.lane}; an earlier lane has unfinished tasks`;
 }
 
+/**
+ * Refuses a task move on a workflow not in progress; how it goes on when it can (`resumeItFirst`). One paused at a
+ * user's request says so (`paused_by`, `pause_reason`): the MCP server tells the agent to stop, not to resume it.
+ */
 function assertActive(d: Draft, action: string) {
   const s = d.state;
   if (s.status !== 'in_progress') {
-    const hint = isResumable(s.status) ? `; resume it first (${cliWord('resume')})` : '';
+    const hint = isResumable(s.status) ? resumeItFirst : '';
     throw invalidTransition(`cannot ${action}: the workflow is ${s.status}${hint}`, {
       current_status: s.status,
+      ...(pausedByUser(s) ? { paused_by: 'user', pause_reason: s.pause_reason } : {}),
     });
   }
 }
