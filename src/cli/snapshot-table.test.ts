@@ -27,6 +27,16 @@ describe("the snapshots' table", () => {
     expect(Math.max(...rows.slice(0, 4).map((r) => r.length))).toBeLessThan(crash.length);
   });
 
+  it('names the checkpoint made of a snapshot, and a dash where none was', () => {
+    const rows = snapshotsTable([
+      { ...snap('snap-a', 'task T1 completed'), checkpoint: 'cp-01-write-schema' },
+      snap('snap-b', 'end of day'),
+    ]).split('\n');
+    expect(rows[0]).toMatch(/^SNAPSHOT\s+CHECKPOINT\s+SESSION\s/);
+    expect(rows[2]).toMatch(/^snap-a\s+cp-01-write-schema\s+1\s+pause\s/);
+    expect(rows[3]).toMatch(/^snap-b\s+-\s+1\s+pause\s/);
+  });
+
   it('says nothing more when every reason fits', () => {
     const text = snapshotsTable([snap('snap-a', 'end of day'), snap('snap-b', null)]);
     expect(text.split('\n')).toHaveLength(4);

@@ -17,16 +17,18 @@ import { usageLine } from './usage-line.js';
 const REASON_ROOM = 60;
 
 /**
- * A workflow's snapshots, one row each (`baton status`, `baton snapshots`). A long reason is cut, so no row wraps,
- * and the line under the table says where it is whole.
+ * A workflow's snapshots, one row each (`baton status`, `baton snapshots`), each a checkpoint was made of named by it
+ * (the name `baton recover --checkpoint` takes). A long reason is cut, so no row wraps, and the line under the table
+ * says where it is whole.
  */
 export function snapshotsTable(list: SnapshotSummary[]): string {
   if (!list.length) return 'no snapshots yet';
   const cut = list.find((s) => (s.pause_reason ?? '').length > REASON_ROOM);
   const rows = table(
-    ['SNAPSHOT', 'SESSION', 'TRIGGER', 'TASKS', 'CREATED', 'REASON'],
+    ['SNAPSHOT', 'CHECKPOINT', 'SESSION', 'TRIGGER', 'TASKS', 'CREATED', 'REASON'],
     list.map((s) => [
       s.id,
+      s.checkpoint ?? '-',
       s.session_number,
       s.trigger,
       `${s.tasks_completed}/${s.tasks_completed + s.tasks_remaining}`,

@@ -210,6 +210,12 @@ export function cliCoreSuite(mode: CliMode): void {
       }>();
       expect(cp.checkpoint.name).toBe('cp-02-architecture');
       expect(cp.checkpoint.commit).toMatch(/^[0-9a-f]{40}$/);
+      // the snapshots name the checkpoints made of them, in the table as in --json: the name recover takes
+      const listed = (await baton('snapshots', '--json')).json<{ snapshots: { checkpoint?: string }[] }>();
+      expect(listed.snapshots.at(-1)?.checkpoint).toBe('cp-02-architecture');
+      const table = (await baton('snapshots')).stdout.trim().split('\n');
+      expect(table[0]).toMatch(/^SNAPSHOT\s+CHECKPOINT\s+SESSION/);
+      expect(table.at(-1)).toMatch(/^snap-\S+\s+cp-02-architecture\s+\d+\s+manual\s/);
 
       const recover = (await baton('recover', '--json')).json<{
         recovery: { options: { type: string }[] };
