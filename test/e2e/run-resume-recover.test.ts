@@ -190,6 +190,33 @@ describe('a `baton run` killed, then read first by any command', () => {
     },
   );
 
+  it("driver and agent killed: the crash line names `baton run -w` as the step that keeps the agent's own conversation, and it does", async () => {
+    const ws = workspace();
+    expect((await ws.create()).code).toBe(0);
+    const id = await ws.id();
+    const { run, agentPid } = await midTask(ws);
+    run.child.kill('SIGKILL');
+    process.kill(agentPid, 'SIGKILL');
+    await run.exited;
+    const token = (await ws.cli(['executors', 'list'])).json<{ resume_token: string }[]>()[0]?.resume_token;
+    const r = await ws.human(['status']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr.trim()).toMatch(
+      new RegExp(
+        `the workflow is now interrupted \\(crash snapshot \\S+\\); see \`baton recover -w ${id}\`, or continue in the agent's own conversation with \`baton run -w ${id}\`$`,
+      ),
+    );
+    // what it says is what happens: the command named resumes the agent's own session
+    const log = join(tempDir('baton-agent-log-'), 'runs.jsonl');
+    const next = await ws.cli(['run', '-w', id, '--max-tasks', '1'], { FAKE_LOG: log });
+    expect(next.code, next.stderr).toBe(0);
+    const [launch] = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { args: string[] });
+    expect(launch?.args.slice(-2)).toEqual(['--resume', token]);
+  });
+
   it('beside another incomplete workflow, `baton status` (which must ask which) still notices the dead driver', async () => {
     const ws = workspace();
     expect((await ws.create()).code).toBe(0);

@@ -63,14 +63,19 @@ export function resumedWithoutAgent(s: WorkflowState): boolean {
 }
 
 /**
- * What the next `baton run` does with a workflow a person just resumed or recovered, in one line: a fresh agent
- * session handed the compiled briefing (`resumedWithoutAgent`), not the agent's own conversation a plain `baton run`
- * after a crash goes on in; null when it is not so.
+ * What the next `baton run` does with the agent's own conversation, in one clause: one wording wherever it is said (a
+ * resume, a recovery, the line that says a crash was handled). After a person's resume or recovery
+ * (`resumedWithoutAgent`), a fresh agent session handed the compiled briefing; after a crash of the run whose agent
+ * had named its session (its resume token), `baton run -w` goes on in that conversation (a resume or a recovery first
+ * would give it up). Null when neither is so.
  */
-export const nextRunWords = (s: WorkflowState): string | null =>
-  resumedWithoutAgent(s)
-    ? "the next `baton run` starts a fresh agent session with the briefing below, not the agent's own conversation from before"
-    : null;
+export function nextRunWords(s: WorkflowState): string | null {
+  if (resumedWithoutAgent(s))
+    return "the next `baton run` starts a fresh agent session with the briefing below, not the agent's own conversation from before";
+  if (s.status === 'interrupted' && s.agent?.resume_token)
+    return `continue in the agent's own conversation with \`baton run -w ${s.id}\``;
+  return null;
+}
 
 /**
  * How many failures in a row of a task (`Task.failures`) a run goes on from in the agent session that failed it: past

@@ -2,6 +2,7 @@ import {
   interrupt,
   interruptRecovery,
   isTerminal,
+  nextRunWords,
   reachFlag,
   workSpanOf,
   type WorkflowState,
@@ -223,7 +224,8 @@ export class CrashWatch {
       s.status === 'interrupted'
         ? queued?.state === 'queued'
           ? `; it is queued, so a worker that reaches it takes it over and resumes it (\`baton status -w ${id}\` says which can; if none runs, start one: \`baton worker ${reachFlag(queued)}\`)`
-          : `; see \`baton recover -w ${id}\`, or continue with \`baton run -w ${id}\``
+          : // which next step keeps the agent's own conversation, when one does (said as a recovery says it)
+            `; see \`baton recover -w ${id}\`, or ${nextRunWords(s) ?? `continue with \`baton run -w ${id}\``}`
         : attached
           ? `; the next driver (\`baton run -w ${id}\`) re-attaches to it and records what it did`
           : '';
