@@ -195,3 +195,37 @@ describe("`baton run` goes on in the agent's own session after it was cut short"
     expect(again.lines.find((l) => l.event === 'task.finished')).toMatchObject({ outcome: 'done' });
   });
 });
+
+describe.each([
+  { agent: 'claude-code', bin: fakeClaude, env: {} as Record<string, string> },
+  { agent: 'codex', bin: fakeCodex, env: { CODEX_HOME: tempDir('codex-home-') } },
+])('`baton run` that stopped cleanly at a task boundary ($agent)', ({ agent, bin, env }) => {
+  it("the next run goes on in the agent's own conversation; after a person's resume, a fresh one with the briefing", async () => {
+    const ws = agentWorkspace({ BATON_AGENT_BIN: bin, ...env });
+    expect((await ws.create()).code).toBe(0);
+    const first = await runAgain(ws, agent);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.runs.map((r) => r.resume)).toEqual([null]);
+    expect((await ws.cli(['status'])).json<{ workflow: { status: string } }>().workflow.status).toBe(
+      'paused',
+    );
+    const token = savedToken(ws);
+    expect(token).toBeTruthy();
+
+    // --max-tasks 1 again: T2 in the conversation T1 was done in, its prompt short (the conversation has the rest)
+    const second = await runAgain(ws, agent);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.runs.map((r) => r.resume)).toEqual([token]);
+    expect(second.lines.find((l) => l.event === 'task.started')).toMatchObject({ resume_token: token });
+    expect(second.prompt).toContain('T2');
+    expect(second.prompt).not.toContain('## Resume context');
+    expect(launches(ws).at(-1)).toEqual({ resume_token: token, fallback: null });
+
+    // a person's resume asks for a fresh session: the next run starts one, handed the briefing
+    expect((await ws.cli(['resume'])).code).toBe(0);
+    const third = await runAgain(ws, agent);
+    expect(third.code, third.stderr).toBe(0);
+    expect(third.runs.map((r) => r.resume)).toEqual([null]);
+    expect(third.prompt).toContain('## Resume context');
+  });
+});

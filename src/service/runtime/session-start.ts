@@ -9,6 +9,7 @@ import {
   isResumable,
   nextTask,
   resumedWithoutAgent,
+  sessionToGoOn,
   type WorkflowState,
 } from '../../core/index.js';
 import type { NextTurn, RunScope } from './run-scope.js';
@@ -16,7 +17,8 @@ import { sleep, usageLimitAhead } from './usage-limit-wait.js';
 
 /**
  * Resumes the paused or interrupted workflow into a new session: after a crash the agent's own session may go on
- * (its token, told where it was cut off); else a fresh agent session starts with the compiled context.
+ * (its token, told where it was cut off), and so may the one that did the last task of a run that stopped cleanly at
+ * a task boundary (`sessionToGoOn`); else a fresh agent session starts with the compiled context.
  */
 export async function resumeWorkflow(
   { svc, id, o, emit }: RunScope,
@@ -26,13 +28,11 @@ export async function resumeWorkflow(
   const before = await svc.runner.load(id);
   const r = await svc.resume({ workflowId: id });
   next.resumeContext = r.context;
-  // After a crash the agent's own session may go on (its token); after a pause, a fresh agent session starts.
-  next.token =
-    before.status === 'interrupted' && o.profile.supports_session_resume
-      ? (before.agent?.resume_token ?? null)
-      : null;
+  // After a crash, or a run that stopped cleanly at a task boundary, the agent's own session may go on (its token);
+  // after any other pause, a fresh agent session starts.
+  next.token = o.profile.supports_session_resume ? sessionToGoOn(before, o.profile.name) : null;
   // the session that goes on is not handed the briefing that says where it was cut: its prompt says it
-  next.cutOff = next.token ? cutOffOf(before) : null;
+  next.cutOff = next.token && before.status === 'interrupted' ? cutOffOf(before) : null;
   emit({
     event: 'session.started',
     workflow_id: id,
