@@ -11,6 +11,7 @@ import {
   type HistoryEntry,
   type ReviewerFeedback,
   type Summary,
+  type Task,
   type TestState,
   type UserRequest,
 } from '../core/index.js';
@@ -119,14 +120,35 @@ const summaryText = (s: Summary) =>
     indented(s.text),
   ].join('\n');
 
-/** The records of a category, newest last, each as a heading and its text whole. */
-const records: Partial<Record<DetailCategory, { one: string; many?: string; text: (r: never) => string }>> = {
+/** A task of the graph: its status and when, what it waits for, its note (a done task's summary, a failure's cause). */
+const taskText = (t: Task) =>
+  [
+    heading(
+      t.id,
+      t.status.toUpperCase(),
+      t.session_number !== null && `session ${t.session_number}`,
+      t.deps.length > 0 && `after ${t.deps.join(', ')}`,
+      t.lane > 0 && `lane ${t.lane}`,
+      (t.failures ?? 0) > 1 && `failed ${t.failures} times in a row`,
+    ),
+    indented(t.title),
+    ...(t.started_at ? [indented(`started: ${t.started_at}`)] : []),
+    ...(t.ended_at ? [indented(`ended: ${t.ended_at}`)] : []),
+    ...(t.note ? [indented(`${t.status === 'done' ? 'summary' : 'note'}: ${t.note}`)] : []),
+    ...(t.description.trim() ? [indented(t.description.trim())] : []),
+  ].join('\n');
+
+/** The records of a category, newest last (the tasks in the graph's order), each as a heading and its text whole. */
+const records: Partial<
+  Record<DetailCategory, { one: string; many?: string; order?: string; text: (r: never) => string }>
+> = {
   decisions: { one: 'decision', text: decisionText },
   errors: { one: 'error', text: errorText },
   'reviewer-feedback': { one: 'review', text: feedbackText },
   history: { one: 'history entry', many: 'history entries', text: historyText },
   requests: { one: 'request', text: requestText },
   summaries: { one: 'summary', many: 'summaries', text: summaryText },
+  tasks: { one: 'task', order: "in the graph's order", text: taskText },
 };
 
 const list = (label: string, items: string[]) =>
@@ -220,7 +242,10 @@ export function detailsText(category: DetailCategory, d: DetailsResult, snapshot
       const why = emptyDetailsWords(category);
       return `${title.replace(/^0 /, 'no ')} (${of})${why ? `: ${why}` : ''}`;
     }
-    return [`${title} (${of}), oldest first:`, ...d.map((r) => `\n${kind.text(r as never)}`)].join('\n');
+    return [
+      `${title} (${of}), ${kind.order ?? 'oldest first'}:`,
+      ...d.map((r) => `\n${kind.text(r as never)}`),
+    ].join('\n');
   }
   if (category === 'git-changes' && !Array.isArray(d) && 'git_state' in d)
     return [`git changes (${of}):`, ...gitText(d.git_state, d.note)].join('\n');

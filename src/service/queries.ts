@@ -70,6 +70,7 @@ export const detailCategories = [
   'history',
   'requests',
   'summaries',
+  'tasks',
 ] as const;
 export type DetailCategory = (typeof detailCategories)[number];
 
@@ -220,6 +221,8 @@ export class Queries {
       if (kind !== 'request') return data;
       return (data as UserRequest[]).reduce<UserRequest[]>((l, r) => inRequestOrder(l, r, Infinity), []);
     }
+    // the task graph as it stood: each task with its status, what it waits for and the note it was left with
+    if (category === 'tasks') return snapshot.tasks;
     if (category === 'git-changes') {
       // a live snapshot is the workflow as it stands: its git state is the worktree's now, while it is open; a
       // finished one's is what it ended at (its last snapshot's): what the worktree gained since is a later one's work

@@ -857,7 +857,7 @@ export function cliCoreSuite(mode: CliMode): void {
       expect(text.find((l) => l.startsWith('git: '))).toMatch(/^git: .* is not a git repository/);
       expect(text).toContain('last test: none recorded');
       expect(text.at(-1)).toBe(
-        `more: \`baton details ${id} <category>\` (decisions, errors, reviewer-feedback, git-changes, test-state, history, requests, summaries), the whole record: \`baton snapshot ${id} --json\``,
+        `more: \`baton details ${id} <category>\` (decisions, errors, reviewer-feedback, git-changes, test-state, history, requests, summaries, tasks), the whole record: \`baton snapshot ${id} --json\``,
       );
     });
   });

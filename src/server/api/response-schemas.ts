@@ -680,7 +680,7 @@ export const Details = z
     z.array(Decision),
     z.array(ErrorShown),
     z.array(ReviewerFeedback),
-    // the other kinds' records (history, requests, summaries) as stored
+    // the other kinds' records (history, requests, summaries, the tasks) as stored
     z.array(z.unknown()),
     GitChanges,
     z.object({ test_state: TestState.nullable(), runs: z.array(z.unknown()) }),
