@@ -7,7 +7,7 @@ import { completeTask, failTask, startTask } from '../commands/tasks.js';
 import { Draft } from '../draft.js';
 import type { AgentOutcome, CutShort } from '../schemas/runtime.js';
 import type { WorkflowState } from '../schemas/state.js';
-import { cutShortSession, cutShortWords, FRESH_AFTER_FAILURES } from './run-driven.js';
+import { cutShortSession, cutShortWords, FRESH_AFTER_FAILURES, sessionToGoOn } from './run-driven.js';
 
 const git = { state: null, note: 'no git' };
 let n = 0;
@@ -164,5 +164,15 @@ describe('cutShortSession', () => {
       'was cut off in the middle of its turn',
     );
     expect(cutShortWords(agentEnded('killed', 'T1', 'hung'), 'hung')).toMatch(/^was stopped as hung/);
+  });
+});
+
+describe('sessionToGoOn', () => {
+  it('after a crash, the same agent goes on in its own conversation; another agent starts fresh', () => {
+    const crashed = run(agentEnded('killed', 'T1', 'cut_off'), (d) => interrupt(d, 'baton run died', git));
+    expect(crashed.status).toBe('interrupted');
+    expect(sessionToGoOn(crashed, 'claude-code')).toBe('sess-1');
+    // Codex cannot go on in Claude Code's session
+    expect(sessionToGoOn(crashed, 'codex')).toBeNull();
   });
 });

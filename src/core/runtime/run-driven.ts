@@ -79,18 +79,17 @@ export function nextRunWords(s: WorkflowState): string | null {
 
 /**
  * The agent's own session a run that resumes the workflow (`resumeWorkflow`) goes on in, or null for a fresh one
- * handed the briefing: after a crash (interrupted), the one it was cut off in; after a run that stopped cleanly at a
- * task boundary (`baton run --max-tasks`: paused with trigger `task_complete`), the one that did the last task, when
- * the same agent goes on. A context near full pauses as `exhaustion`, a person's pause as `pause`, and a person's
+ * handed the briefing, when the same agent goes on: after a crash (interrupted), the one it was cut off in; after a run
+ * that stopped cleanly at a task boundary (`baton run --max-tasks`: paused with trigger `task_complete`), the one that
+ * did the last task. A context near full pauses as `exhaustion`, a person's pause as `pause`, and a person's
  * resume leaves the workflow in progress (`resumedWithoutAgent`): each of those starts a fresh one.
  */
 export function sessionToGoOn(s: WorkflowState, agent: string): string | null {
   const a = s.agent;
-  if (!a?.resume_token) return null;
+  // another agent cannot go on in this one's conversation (Codex handed Claude Code's session id)
+  if (!a?.resume_token || a.agent !== agent) return null;
   if (s.status === 'interrupted') return a.resume_token;
-  return s.status === 'paused' && s.pause_trigger === 'task_complete' && a.agent === agent
-    ? a.resume_token
-    : null;
+  return s.status === 'paused' && s.pause_trigger === 'task_complete' ? a.resume_token : null;
 }
 
 /**
