@@ -22,12 +22,15 @@ interface Report {
 
 const setup = agentWorkspace;
 
-/**
- * An instant to the minute (never before it) on Berlin's clock and on UTC's, as a person reads them (independent of
- * Baton's code).
- */
+/** An instant in UTC as a person reads it, with its seconds when it has some (never rounded to a later minute). */
+const utcWords = (epochSeconds: number) =>
+  new Date(epochSeconds * 1000)
+    .toISOString()
+    .slice(0, epochSeconds % 60 ? 19 : 16)
+    .replace('T', ' ');
+
+/** An instant on Berlin's clock and on UTC's, as a person reads them (independent of Baton's code). */
 const berlinAndUtc = (epochSeconds: number) => {
-  const t = new Date(Math.ceil(epochSeconds / 60) * 60_000);
   const berlin = new Intl.DateTimeFormat('sv-SE', {
     timeZone: 'Europe/Berlin',
     year: 'numeric',
@@ -35,9 +38,10 @@ const berlinAndUtc = (epochSeconds: number) => {
     day: '2-digit',
     hour: '2-digit',
     minute: '2-digit',
+    ...(epochSeconds % 60 ? { second: '2-digit' as const } : {}),
     hourCycle: 'h23',
-  }).format(t);
-  return `${berlin} (Europe/Berlin), which is ${t.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  }).format(new Date(epochSeconds * 1000));
+  return `${berlin} (Europe/Berlin), which is ${utcWords(epochSeconds)} UTC`;
 };
 
 describe('baton run options', () => {
@@ -79,9 +83,8 @@ describe('baton run options', () => {
       `warning: paused at once (usage limit, resets at ${words}) while T1 was in progress`,
     );
     // (the agent's stop is said for any machine that reads it: its instant in UTC)
-    const utc = new Date(Math.ceil(resets / 60) * 60_000).toISOString().slice(0, 16).replace('T', ' ');
     expect(status).toContain(
-      `agent: stopped by a usage limit of Claude Code, session 1, resets at ${utc} UTC\n`,
+      `agent: stopped by a usage limit of Claude Code, session 1, resets at ${utcWords(resets)} UTC\n`,
     );
     expect((await said(['snapshots'])).stdout).toMatch(
       /^snap-\S+ +1 +usage_limit +0\/3 +\S+ +usage limit, resets at /m,

@@ -159,9 +159,22 @@ describe('detectUsageLimit', () => {
         '2026-09-24T21:20:00.000Z',
       ),
     ).toBe('stopped by a usage limit, resets at 2026-09-24 21:20 UTC');
-    // to the minute, never before the reset: 21:20:46 is said 21:21
+    // to the second when it has seconds, never before the reset nor after it: 21:20:46 is not said 21:20 nor 21:21
     expect(stoppedByLimit('limit', '2026-09-24T21:20:46.000Z')).toBe(
-      'stopped by a usage limit, resets at 2026-09-24 21:21 UTC',
+      'stopped by a usage limit, resets at 2026-09-24 21:20:46 UTC',
+    );
+    // Claude Code's epoch (13:52:25) asked about at 13:52:43: passed, at a time that reads as passed
+    const epochAt = '2026-12-07T13:52:25.000Z';
+    expect(resets('Claude AI usage limit reached|1796651545', '2026-12-07T13:40:00Z')).toBe(epochAt);
+    expect(
+      stoppedByLimit(
+        'Claude AI usage limit reached|1796651545',
+        epochAt,
+        new Date('2026-12-07T13:52:43Z'),
+        'claude-code',
+      ),
+    ).toBe(
+      'stopped by a usage limit of Claude Code that has reset since (at 2026-12-07 13:52:25 UTC): Claude Code can go on',
     );
     expect(stoppedByLimit('usage limit reached, try again later', null)).toBe(
       'stopped by a usage limit (no reset time read from its notice)',
@@ -204,6 +217,10 @@ describe('detectUsageLimit', () => {
     const epoch = 'Claude AI usage limit reached|1796032800';
     expect(resetWords(epoch, '2026-11-29T15:00:00.000Z', 'Europe/Berlin')).toBe(
       '2026-11-29 16:00 (Europe/Berlin), which is 2026-11-29 15:00 UTC',
+    );
+    // its seconds on both clocks, a fraction of one cut away (never later than the reset)
+    expect(resetWords(epoch, '2026-11-29T15:00:25.700Z', 'Europe/Berlin')).toBe(
+      '2026-11-29 16:00:25 (Europe/Berlin), which is 2026-11-29 15:00:25 UTC',
     );
     expect(resetWords(null, '2026-07-01T03:30:00.000Z', 'America/Los_Angeles')).toBe(
       '2026-06-30 20:30 (America/Los_Angeles), which is 2026-07-01 03:30 UTC',

@@ -111,11 +111,17 @@ export function resetWords(
   const said = notice ? resetSaid(notice) : null;
   const t = resetsAt ? Date.parse(resetsAt) : NaN;
   if (Number.isNaN(t)) return said ?? resetsAt;
-  // said to the minute, never before the reset: one that comes at 15:45:46 is said at 15:46 (a retry at 15:45 fails)
-  const minute = Math.ceil(t / 60_000) * 60_000;
-  const utc = new Date(minute).toISOString().slice(0, 16).replace('T', ' ');
-  const local = zone && !said ? clockAt(minute, zone) : null;
-  const there = local && clockWords(local) !== utc ? `${clockWords(local)} (${zone})` : null;
+  // said to the second when it has seconds (an epoch's 15:45:46), neither a later minute (15:46 reads as still ahead
+  // at 15:45:50) nor an earlier one (a retry at 15:45 fails); a fraction of a second is cut
+  const whole = Math.floor(t / 1000) * 1000;
+  const seconds = whole % 60_000 !== 0;
+  const utc = new Date(whole)
+    .toISOString()
+    .slice(0, seconds ? 19 : 16)
+    .replace('T', ' ');
+  const local = zone && !said ? clockAt(whole, zone) : null;
+  const there =
+    local && clockWords(local, seconds) !== utc ? `${clockWords(local, seconds)} (${zone})` : null;
   // words already on UTC's clock ("3pm (UTC)") say nothing the instant does not: the instant alone, with its date
   const first = said && !onUtcClock(said) ? said : said ? null : there;
   return first ? `${first}, which is ${utc} UTC` : `${utc} UTC`;

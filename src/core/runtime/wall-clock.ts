@@ -36,9 +36,9 @@ function formatter(zone: string): Intl.DateTimeFormat | null {
   return formatters.get(zone) ?? null;
 }
 
-/** A clock time as a person reads it, without seconds: "2026-11-30 14:00". */
-export const clockWords = (c: WallClock) =>
-  `${c.year}-${String(c.month + 1).padStart(2, '0')}-${String(c.day).padStart(2, '0')} ${String(c.hour).padStart(2, '0')}:${String(c.minute).padStart(2, '0')}`;
+/** A clock time as a person reads it, "2026-11-30 14:00", with its seconds when asked ("2026-11-30 14:00:25"). */
+export const clockWords = (c: WallClock & { second?: number }, seconds = false) =>
+  `${c.year}-${String(c.month + 1).padStart(2, '0')}-${String(c.day).padStart(2, '0')} ${String(c.hour).padStart(2, '0')}:${String(c.minute).padStart(2, '0')}${seconds ? `:${String(c.second ?? 0).padStart(2, '0')}` : ''}`;
 
 /** The zone's clock at instant `t` (whole seconds), or null for an unknown zone. */
 export function clockAt(t: number, zone: string): (WallClock & { second: number }) | null {
