@@ -34,7 +34,7 @@ export function printedCommits(output: string): { branch: string | null; hash: s
  * The first line of the message a `git commit` command gives it: `-m "..."`, `-m '...'`, or a heredoc (`-F - <<'EOF'`,
  * `-m "$(cat <<'EOF'`). Null for a message from an editor or a file.
  */
-function commitSubject(command: string): string | null {
+export function commitSubject(command: string): string | null {
   // `-m`, alone or last of short flags run together (`-qm`, `-am`)
   const inline = /\bgit\s+commit\b[^\n]*?\s-[a-zA-Z]*m\s*(?:"([^"$`\\]+)"|'([^']+)')/.exec(command);
   const heredoc =

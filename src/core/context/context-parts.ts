@@ -14,6 +14,7 @@ import { worktreeAdded } from '../git-branches.js';
 import { doneCommits, type DoneCommit } from './done-commits.js';
 import { pushTarget } from './done-words.js';
 import { fitSummary } from './fit-summary.js';
+import { landedCalls } from './landed-calls.js';
 import type { Decision, TestState } from '../schemas/records.js';
 import { failingCount } from '../commands/records.js';
 import type { SessionSnapshot } from '../schemas/snapshot.js';
@@ -583,9 +584,11 @@ export function lastState(snap: SessionSnapshot, max: number): LastState | null 
     newest === compaction ? 'compaction' : newest.said_nothing === true ? 'said_nothing' : 'last_message';
   // a last message ends on what it asks or left running: that end stays with its head; with no room, none of it is
   // shown, but how it left things still decides the next step
-  const whole = (kind === 'compaction' ? compactionBody(newest.text) : newest.text)
+  const own = (kind === 'compaction' ? compactionBody(newest.text) : newest.text)
     .replace(appDirective, '')
     .trim();
+  // a commit whose call never returned and git has since: said to have landed, not left to check
+  const whole = kind === 'compaction' ? own : landedCalls(own, landedCommits(snap));
   const fitted =
     max > 0 ? fitSummary(whole, max, { keepEnd: kind !== 'compaction' }) : { text: '', cut: whole.length };
   const waitingOn = waitsOn(newest.text);
@@ -614,6 +617,13 @@ export function lastState(snap: SessionSnapshot, max: number): LastState | null 
     ...(waitingOn.length ? { waiting_on: waitingOn } : {}),
   };
 }
+
+/** Every commit the done list holds, subjects whole: what a call cut off before it returned may have made. */
+const landedCommits = (snap: SessionSnapshot): DoneCommit[] =>
+  doneCommits(snap.side_effects ?? [], snap.git_state, {
+    commit_subject_chars: 1000,
+    git_commits: snap.git_state?.work_commits?.listed.length ?? 0,
+  }).commits;
 
 /** What a last message says its turn left to come back to: commands left running, sub-agents not answered. */
 const waitsOn = (text: string): ('commands' | 'sub_agents')[] => [

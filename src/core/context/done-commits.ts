@@ -74,7 +74,7 @@ const shortAmends = (subject: string, earlier?: string) =>
  * A runner's commit command that made this commit: its message (after `-m`, quoted or not, or a line of a here-doc)
  * is the subject. A short subject must be the whole message, so `-am x` is not read as every subject holding an x.
  */
-function commandMade(command: string, subject: string): boolean {
+export function commandMade(command: string, subject: string): boolean {
   const s = subject.trim();
   if (!s) return false;
   if (s.length >= 8 && command.includes(s)) return true;
