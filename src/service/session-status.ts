@@ -13,7 +13,7 @@ import {
 } from '../core/index.js';
 import { agentLabel } from '../core/agent-label.js';
 import { followingAgent, turnUnderWay } from '../core/agent-turn.js';
-import { runDriven } from '../core/runtime/run-driven.js';
+import { importedAtRest, runDriven } from '../core/runtime/run-driven.js';
 import type { ExecutorRow } from '../storage/executor-registry.js';
 
 /** Why a session is not running: the session-resumption design's `resume_reason`. */
@@ -66,6 +66,8 @@ export function sessionStatus(
   // a session a person started (`baton resume`, the dashboard's Resume) on a workflow an agent's hooks follow: it waits
   // for that agent's next prompt or session, which reports into it
   const awaited = !row && open && !info.agent ? followingAgent(s) : null;
+  // a transcript read in (`baton import`), its agent gone: nothing runs it, the agent's next session takes it up
+  const imported = !row && open && importedAtRest(s);
   // An agent whose process is verifiably gone is never reported running, whatever its row still says; nor is one
   // never launched into the open session of a workflow whose driver is not there to launch it.
   const running = row
@@ -73,7 +75,7 @@ export function sessionStatus(
       row.session_state === 'running' &&
       (row.status === 'starting' || row.status === 'ready') &&
       !agentGone(row)
-    : open && !next && !hooked && !awaited;
+    : open && !next && !hooked && !awaited && !imported;
   const idle = latest && !running ? next : null;
   const goesOn = latest
     ? resumability(s, now, cut)
@@ -101,7 +103,7 @@ export function sessionStatus(
     ? null
     : !latest
       ? 'superseded'
-      : resumable || idle || hooked || awaited
+      : resumable || idle || hooked || awaited || imported
         ? 'agent_not_running'
         : isTerminal(s.status) || (row !== null && !row.supports_session_resume)
           ? 'not_resumable'
@@ -115,7 +117,9 @@ export function sessionStatus(
         ? `${cut ? `no (${agentLabel(agent.name)} session ${agent.session_id}: its process is gone, cut off in the middle of its turn)` : `no turn under way (${agentLabel(agent.name)} session ${agent.session_id}: quit, or waiting for its user)`}${goesOn.continued_by ? `; ${goesOn.continued_by} goes on with it` : ''}`
         : awaited
           ? `no (no ${agentLabel(awaited.name)} session has reported into it yet)${goesOn.continued_by ? `; ${goesOn.continued_by} goes on with it` : ''}`
-          : 'no'
+          : imported
+            ? `no (an imported session, which no agent works on)${goesOn.continued_by ? `; ${goesOn.continued_by} goes on with it` : ''}`
+            : 'no'
     : row
       ? // a running row that carries a reason: the last process that looked could not check its agent
         row.error_message

@@ -8,7 +8,7 @@ import type { WorkflowState } from '../schemas/state.js';
 import { endOpenSession } from './lifecycle.js';
 import { takeSnapshot } from './snapshots.js';
 import { hookedAgent, turnUnderWay, type TurnRef } from '../agent-turn.js';
-import { runDriven } from '../runtime/run-driven.js';
+import { importedAtRest } from '../runtime/run-driven.js';
 import { cliWord } from '../surface-words.js';
 
 export interface PauseInput {
@@ -134,15 +134,6 @@ const wasOrWere = (ids: readonly string[]) =>
  */
 function agentAtRest(s: WorkflowState): boolean {
   return hookedAgent(s) !== null && turnUnderWay(s) === null;
-}
-
-/**
- * The last session is a transcript read in (`baton import`) that no agent follows, through its hooks or `baton run`:
- * no agent works on it, so none of its tasks and none of its turns will end. A pause waits for neither.
- */
-function importedAtRest(s: WorkflowState): boolean {
-  const cur = s.sessions.at(-1);
-  return !!cur?.imported && !cur.agent && !runDriven(s);
 }
 
 /** What a pause says when it took effect in an imported session with tasks of its list in progress. */

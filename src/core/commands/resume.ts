@@ -9,6 +9,7 @@ import type { TaskStatus } from '../schemas/workflow.js';
 import { assertRecoverable } from '../recovery.js';
 import { isResumable } from '../workflow-machine.js';
 import { followingAgent, turnUnderWay } from '../agent-turn.js';
+import { importedAtRest } from '../runtime/run-driven.js';
 import { nextTakers, resumeRefusal, resumeRefusalText } from '../resume-refusal.js';
 import { finishedWork } from './finished-work.js';
 import type { WorkflowState } from '../schemas/state.js';
@@ -109,7 +110,8 @@ function staleness(d: Draft, staleAfterMs: number): string[] {
  * one (`baton resume`); `next_session` for one an agent's hooks follow, in progress with no turn of that agent under
  * way (it was quit, or waits for its user) or with its agent gone (`agentGone`: its process exited in the middle of a
  * turn, no SessionEnd came): the agent's next session in the worktree continues it, as `baton resume`
- * says of it (`resumeRefusal`). Not one whose work that next session would find over (`finishedWork`, its
+ * says of it (`resumeRefusal`); so does one whose last session is a transcript read in that no agent follows
+ * (`importedAtRest`). Not one whose work that next session would find over (`finishedWork`, its
  * conversation taken as quit: an older Codex says no SessionEnd), which a new conversation completes instead.
  */
 export function resumableBy(
@@ -118,6 +120,8 @@ export function resumableBy(
   agentGone = false,
 ): 'resume' | 'next_session' | null {
   if (isResumable(s.status)) return 'resume';
+  // a transcript read in, its agent gone: the agent's next session in the worktree takes it up
+  if ((s.status === 'in_progress' || s.status === 'blocked') && importedAtRest(s)) return 'next_session';
   const agent = followingAgent(s);
   // a turn under way is the agent's, unless its process is gone (cut off: the next session goes on from it)
   if ((s.status !== 'in_progress' && s.status !== 'blocked') || !agent || (turnUnderWay(s) && !agentGone))

@@ -161,3 +161,13 @@ export const failuresNote = (n: number): string | null =>
     : n > 1
       ? failuresWords(n)
       : null;
+
+/**
+ * The last session is a transcript read in (`baton import`) that no agent follows, through its hooks or `baton run`:
+ * no agent works on it, so none of its tasks and none of its turns will end (a pause waits for neither), and the
+ * agent's next session in its worktree goes on with it (its hooks join the worktree's open workflow).
+ */
+export function importedAtRest(s: WorkflowState): boolean {
+  const cur = s.sessions.at(-1);
+  return !!cur?.imported && !cur.agent && !runDriven(s);
+}
