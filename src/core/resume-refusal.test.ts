@@ -23,6 +23,12 @@ describe('a refused resume, as data and in words', () => {
     );
   });
 
+  it('of an imported session no agent works on, says what takes it up', () => {
+    expect(resumeRefusalText({ ...followed, instead: 'imported', agents: null }, 'resume')).toBe(
+      "cannot resume: the workflow is in_progress (only a paused or interrupted workflow can); it was read in from a transcript (`baton import`) and no agent works on it: an agent session in its worktree /workspaces/cli with Baton's hooks (`baton init`) goes on with it, or `baton run -w wf-1` drives it; nothing to resume",
+    );
+  });
+
   it('survives the trip through JSON (an error over HTTP), and anything else is not taken for one', () => {
     expect(ResumeRefusal.parse(JSON.parse(JSON.stringify(followed)))).toEqual(followed);
     expect(ResumeRefusal.safeParse({ workflow_id: 'wf-1' }).success).toBe(false);

@@ -3,20 +3,22 @@ import { agentLabel } from './agent-label.js';
 import { followingAgent, followingAgents } from './agent-turn.js';
 import { WorkflowStatus } from './schemas/workflow.js';
 import type { WorkflowState } from './schemas/state.js';
+import { importedAtRest } from './runtime/run-driven.js';
 import { cliWord } from './surface-words.js';
 
 /**
  * Why a workflow that is not stopped is not resumed, and what goes on with it instead, as data: carried in the
  * refusal's details (`resume_refusal`), so an edge that knows whose the workflow is says it in its own words
  * (`resumeRefusalText` with the owner) without reading the message. `instead`: `next_session` (the hooks follow it: the
- * next session of `agents` in its worktree continues it), `nothing` (in progress, nothing follows it: nothing to
- * resume), `start` (not started), `over` (finished).
+ * next session of `agents` in its worktree continues it), `imported` (read in from a transcript by `baton import`, no
+ * agent at work on it), `nothing` (in progress, nothing follows it: nothing to resume), `start` (not started), `over`
+ * (finished).
  */
 export const ResumeRefusal = z.object({
   workflow_id: z.string(),
   status: WorkflowStatus,
   worktree: z.string(),
-  instead: z.enum(['next_session', 'nothing', 'start', 'over']),
+  instead: z.enum(['next_session', 'imported', 'nothing', 'start', 'over']),
   /** The agents whose next session goes on with it (`nextTakers`), for `next_session`; else null. */
   agents: z.string().nullable(),
 });
@@ -40,7 +42,7 @@ export function resumeRefusal(s: WorkflowState): ResumeRefusal {
   if (s.status === 'in_progress' || s.status === 'blocked')
     return followingAgent(s)
       ? { ...base, instead: 'next_session', agents: nextTakers(s) }
-      : { ...base, instead: 'nothing', agents: null };
+      : { ...base, instead: importedAtRest(s) ? 'imported' : 'nothing', agents: null };
   return { ...base, instead: s.status === 'pending' ? 'start' : 'over', agents: null };
 }
 
@@ -57,10 +59,12 @@ export function resumeRefusalText(r: ResumeRefusal, action: string, owner: strin
   const instead =
     r.instead === 'next_session'
       ? `its agent sessions are followed by hooks: the next ${r.agents ?? 'agent'} session in ${where} ${r.worktree} continues it with its briefing (${briefing}); nothing to resume`
-      : r.instead === 'nothing'
-        ? `it is not stopped: nothing to resume (the briefing a new session gets: ${briefing})`
-        : r.instead === 'start'
-          ? `it has not started: ${cliWord('start')}`
-          : 'it is over: a new session starts a new workflow';
+      : r.instead === 'imported'
+        ? `it was read in from a transcript (\`baton import\`) and no agent works on it: an agent session in ${where} ${r.worktree} with Baton's hooks (\`baton init\`) goes on with it, or \`baton run -w ${r.workflow_id}\` drives it; nothing to resume`
+        : r.instead === 'nothing'
+          ? `it is not stopped: nothing to resume (the briefing a new session gets: ${briefing})`
+          : r.instead === 'start'
+            ? `it has not started: ${cliWord('start')}`
+            : 'it is over: a new session starts a new workflow';
   return `cannot ${action}: ${what} ${r.status} (only a paused or interrupted workflow can); ${instead}`;
 }

@@ -82,6 +82,12 @@ describe('a workflow an import fed, its agent gone', () => {
       'agent running: no (an imported session, which no agent works on); the next agent session in its worktree goes on with it',
     );
     expect(status).toContain('resumable: yes: the next agent session in its worktree');
+    // a resume has nothing to do, and says what takes it up instead of "it is not stopped"
+    const resume = await baton(['resume', '-w', id]);
+    expect(resume.code).not.toBe(0);
+    expect(resume.stderr).toContain(
+      `it was read in from a transcript (\`baton import\`) and no agent works on it: an agent session in its worktree ${repo} with Baton's hooks (\`baton init\`) goes on with it, or \`baton run -w ${id}\` drives it; nothing to resume`,
+    );
 
     // and so it does: the next conversation's hooks take it up
     const start = await agentHooks(baton, { cwd: repo })('SessionStart', {
