@@ -87,7 +87,7 @@ describe('baton run options', () => {
       `agent: stopped by a usage limit of Claude Code, session 1, resets at ${utcWords(resets)} UTC\n`,
     );
     expect((await said(['snapshots'])).stdout).toMatch(
-      /^snap-\S+ +1 +usage_limit +0\/3 +\S+ +usage limit, resets at /m,
+      /^snap-\S+ +- +1 +usage_limit +0\/3 +\S+ +usage limit, resets at /m,
     );
     expect((await cli(['status'])).json<{ snapshots: { trigger: string }[] }>().snapshots).toMatchObject([
       { trigger: 'usage_limit' },

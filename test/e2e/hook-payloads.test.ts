@@ -746,7 +746,7 @@ describe('a turn that ends on an API error (StopFailure)', () => {
     expect(r.stderr).not.toContain('usage limit');
     // its snapshot is the error's own (trigger api_error), not taken for a pause the user asked for
     expect((await baton(['status'])).stdout).toMatch(
-      /^snap-\S+ +1 +api_error +0\/0 +\S+ +the turn ended on an API error \(server_error/m,
+      /^snap-\S+ +- +1 +api_error +0\/0 +\S+ +the turn ended on an API error \(server_error/m,
     );
     // the next session is told where the last one was cut, and what it had done
     const next = await hook('SessionStart', { session_id: 's2', cwd: repo, source: 'startup' });
@@ -856,9 +856,14 @@ function limitNotice() {
 const resetIn = (note: string) =>
   /stopped by a usage limit of (?:Claude Code|Codex)(?:, session \d+)?, resets at (.+?);/.exec(note)?.[1] ??
   '';
-/** An instant as the notes say it, to the minute (never before it): "2026-11-30 14:00 UTC". */
-const utc = (iso: string) =>
-  `${new Date(Math.ceil(Date.parse(iso) / 60_000) * 60_000).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+/** An instant as the notes say it, to the second when it has seconds (never after it): "2026-11-30 14:00:07 UTC". */
+const utc = (iso: string) => {
+  const t = Math.floor(Date.parse(iso) / 1000) * 1000;
+  return `${new Date(t)
+    .toISOString()
+    .slice(0, t % 60_000 ? 19 : 16)
+    .replace('T', ' ')} UTC`;
+};
 /** What to Do Next, as the briefing says it. */
 const nextOf = (context: string) => /### What to Do Next\n([^\n]+)/.exec(context)?.[1] ?? '';
 
@@ -1023,7 +1028,7 @@ describe('a turn a usage limit stopped', () => {
     // its snapshot is the limit's own (trigger usage_limit), not taken for a pause the user asked for, in the table
     // and in --json alike; the reason says the limit once, and no "(usage_limit)" is added to the status
     expect(shown).toMatch(
-      /^snap-\S+ +1 +usage_limit +0\/0 +\S+ +stopped by a usage limit of Claude Code, session 1,/m,
+      /^snap-\S+ +- +1 +usage_limit +0\/0 +\S+ +stopped by a usage limit of Claude Code, session 1,/m,
     );
     expect(shown).not.toMatch(/\bpause\b|\(usage_limit\)/);
     expect(limited).toMatchObject({
@@ -1330,7 +1335,7 @@ describe('a turn a usage limit stopped', () => {
       }),
     });
     const reset = resetIn(r.stderr);
-    expect(reset).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
+    expect(reset).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d)? UTC$/);
     expect((await baton(['status'])).stdout).toContain(
       `agent: stopped by a usage limit of Codex, session 1, that has reset since (at ${reset}): Codex can go on`,
     );
