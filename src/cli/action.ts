@@ -25,6 +25,12 @@ export function action<A extends unknown[]>(
   };
 }
 
+/** Pause, resume or abandon a teammate's workflow anyway (refused without it, naming whose it is). */
+export const theirsOption = [
+  '--theirs',
+  "act on a teammate's workflow (refused without it: they are told who did it)",
+] as const;
+
 export const workflowOption = [
   '-w, --workflow <id>',
   'the workflow (default: the one of the current worktree)',

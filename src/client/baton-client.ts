@@ -71,6 +71,14 @@ export interface AskedBy {
   identity?: string | null;
 }
 
+/**
+ * Who asks a pause, resume or abandon, and `theirs`: they mean it of a teammate's workflow (refused without it, naming
+ * whose it is: `--theirs` on the CLI, `"theirs": true` over the API).
+ */
+export interface PersonAsking extends AskedBy {
+  theirs?: boolean;
+}
+
 export type TaskAction = 'start' | 'done' | 'fail' | 'block' | 'unblock' | 'skip';
 
 export type { PersonResumeResult, RecordInput };
@@ -214,9 +222,10 @@ export interface BatonClient {
   pause(
     ref: Ref,
     input: { reason?: string | null; force?: boolean; timeout_ms?: number },
+    by?: PersonAsking,
   ): Promise<PauseResult>;
   /** A person's resume; on a workflow in progress with a pause requested, the request withdrawn (`pause_withdrawn`). */
-  resume(ref: Ref, by?: AskedBy): Promise<PersonResumeResult>;
+  resume(ref: Ref, by?: PersonAsking): Promise<PersonResumeResult>;
   context(ref: Ref, budget?: number): Promise<CompiledContext>;
   /** Hands the current context to the running session and records the delivery (for the verified handoff). */
   deliverContext(ref: Ref, via: Channel, budget?: number): Promise<CompiledContext>;
@@ -254,7 +263,7 @@ export interface BatonClient {
     trigger: SnapshotTrigger,
     reason: string | null,
   ): Promise<{ workflow_id: string; snapshot_id: string }>;
-  abandon(ref: Ref, reason: string | null): Promise<WorkflowView>;
+  abandon(ref: Ref, reason: string | null, by?: PersonAsking): Promise<WorkflowView>;
   /**
    * The work is done: completed (from in progress), never offered for resume again. Tasks not done are refused
    * (`invalid_transition`, naming them) unless `force`: they are then left as they are.

@@ -15,6 +15,7 @@ import type {
 import { isLiveSnapshotId, liveSnapshotId } from '../service/index.js';
 import type {
   AskedBy,
+  PersonAsking,
   BatonClient,
   Channel,
   PauseResult,
@@ -360,7 +361,11 @@ export class HttpClient implements BatonClient {
     );
   }
 
-  pause(ref: Ref, input: { reason?: string | null; force?: boolean; timeout_ms?: number }) {
+  pause(
+    ref: Ref,
+    input: { reason?: string | null; force?: boolean; timeout_ms?: number },
+    by: PersonAsking = {},
+  ) {
     return this.call<PauseResult>(
       'POST',
       `${this.wf(ref)}/pause`,
@@ -368,16 +373,19 @@ export class HttpClient implements BatonClient {
         reason: input.reason ?? null,
         force: input.force ?? false,
         ...(input.timeout_ms ? { timeout_ms: input.timeout_ms } : {}),
+        // sent only when meant: a server older than it refuses no other pause
+        ...(by.theirs ? { theirs: true } : {}),
       },
       ref,
+      by,
     );
   }
 
-  resume(ref: Ref, by: AskedBy = {}) {
+  resume(ref: Ref, by: PersonAsking = {}) {
     return this.call<Awaited<ReturnType<BatonClient['resume']>>>(
       'POST',
       `${this.wf(ref)}/resume`,
-      undefined,
+      by.theirs ? { theirs: true } : undefined,
       ref,
       by,
     );
@@ -573,8 +581,9 @@ export class HttpClient implements BatonClient {
     );
   }
 
-  async abandon(ref: Ref, reason: string | null) {
-    return (await this.call<{ workflow: WorkflowView }>('POST', `${this.wf(ref)}/abandon`, { reason }, ref))
+  async abandon(ref: Ref, reason: string | null, by: PersonAsking = {}) {
+    const body = { reason, ...(by.theirs ? { theirs: true } : {}) };
+    return (await this.call<{ workflow: WorkflowView }>('POST', `${this.wf(ref)}/abandon`, body, ref, by))
       .workflow;
   }
 

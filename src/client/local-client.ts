@@ -12,6 +12,7 @@ import {
 import { finishedWork, snapshotShown } from '../core/index.js';
 import type {
   AskedBy,
+  PersonAsking,
   BatonClient,
   Channel,
   RecordInput,
@@ -155,11 +156,17 @@ export class LocalClient implements BatonClient {
     return { workflow_id: out.state.id, review_id: reviewId, addressed: true };
   }
 
-  async pause(ref: Ref, input: { reason?: string | null; force?: boolean; timeout_ms?: number }) {
+  async pause(
+    ref: Ref,
+    input: { reason?: string | null; force?: boolean; timeout_ms?: number },
+    by: PersonAsking = {},
+  ) {
     const { result, state } = await this.service.pause(this.ref(ref), {
       reason: input.reason,
       force: input.force,
       timeoutMs: input.timeout_ms,
+      // a person's pause, who asks known: a teammate's workflow needs `theirs`
+      ...(by.identity !== undefined ? { asker: by.identity, theirs: by.theirs } : {}),
     });
     const waits = 'waiting_for' in result ? result : null;
     const pending = result.outcome === 'already_requested' ? result : null;
@@ -187,8 +194,8 @@ export class LocalClient implements BatonClient {
   }
 
   /** A person's resume: a requested pause still waiting is withdrawn; else the work a worker ran is queued again. */
-  resume(ref: Ref, by: AskedBy = {}) {
-    return this.service.resumeOrWithdraw(this.ref(ref), by.identity);
+  resume(ref: Ref, by: PersonAsking = {}) {
+    return this.service.resumeOrWithdraw(this.ref(ref), by.identity, by.theirs);
   }
 
   async context(ref: Ref, budget?: number) {
@@ -289,8 +296,10 @@ export class LocalClient implements BatonClient {
     return { workflow_id: out.state.id, snapshot_id: out.result.id };
   }
 
-  async abandon(ref: Ref, reason: string | null) {
-    return workflowView((await this.service.abandon(this.ref(ref), reason)).state);
+  async abandon(ref: Ref, reason: string | null, by: PersonAsking = {}) {
+    // a person's abandon, who asks known: a teammate's workflow needs `theirs`
+    const ask = by.identity !== undefined ? { asker: by.identity, theirs: by.theirs } : undefined;
+    return workflowView((await this.service.abandon(this.ref(ref), reason, ask)).state);
   }
 
   async complete(ref: Ref, input: { reason?: string | null; force?: boolean }) {

@@ -45,6 +45,7 @@ export * from './briefing-session.js';
 export * from './empty-workflow.js';
 export * from './workflow-owner.js';
 export * from './teammate-work.js';
+export * from './teammate-act.js';
 export * from './conversation-recency.js';
 export * from './paused-by.js';
 export * from './status-list.js';

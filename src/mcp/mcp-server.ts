@@ -471,13 +471,23 @@ export function createMcpServer(
     {
       description:
         'Resume a paused or interrupted workflow, as `baton resume` does: its next session starts, and its resume context comes back (acknowledge it with ack_context). A pause someone asked for stops the work: resume only to go on with it. On a workflow in progress with a pause requested, it withdraws that request (outcome pause_withdrawn): the work goes on.',
-      inputSchema: argsOf('resume_workflow', workflow),
+      inputSchema: argsOf('resume_workflow', {
+        ...workflow,
+        theirs: z
+          .boolean()
+          .optional()
+          .describe(
+            "resume a teammate's workflow (refused without it, naming whose it is); they are told who did",
+          ),
+      }),
     },
     (a) =>
       tool(async () => {
         // the person's identity here, as `baton resume` sends it: a teammate's workflow is told apart by it (its git
-        // state not read from their clone), here and on a server run under another identity
-        const r = await client.resume(ref(a), identity ? { identity: await identity() } : {});
+        // state not read from their clone), here and on a server run under another identity; one of theirs is
+        // refused unless `theirs`
+        const theirs = a.theirs === true;
+        const r = await client.resume(ref(a), identity ? { identity: await identity(), theirs } : { theirs });
         if (r.outcome === 'pause_withdrawn') return r;
         return {
           outcome: r.outcome,

@@ -1,4 +1,5 @@
 import type {
+  TeammateAct,
   AgentSessionOutcome,
   BranchChange,
   EarlierWorkflow,
@@ -90,6 +91,11 @@ export interface TrackResult {
    * Codex's always is), marked told by this call for the caller to tell it (`tell_left_out`). Absent when none.
    */
   left_out?: { id: string; title: string; status: string }[];
+  /**
+   * A teammate's pause, resume or abandon of the workflow since this conversation's last session (`teammateActSince`):
+   * the owner's agent and its user are told it (`teammateActText`). Absent otherwise.
+   */
+  teammate_act?: TeammateAct;
 }
 
 export interface InjectedContext {

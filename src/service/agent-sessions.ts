@@ -3,6 +3,7 @@ import {
   workflowBranch,
   moveWorktree,
   othersWorkedSince,
+  teammateActSince,
   acknowledgeContext,
   branchChange,
   isDetached,
@@ -599,10 +600,12 @@ export class AgentSessions {
       (d) => {
         // read before the link: the conversations that worked on it while this one waited
         const others = othersWorkedSince(d.state, input.agent);
+        // and a teammate's pause, resume or abandon since its last session: its owner is told at this prompt
+        const teammate = teammateActSince(d.state, input.agent);
         const linked = linkAgentSession(d, input.agent, link);
         const source = AgentTaskSource.safeParse(input.agent.name);
         const leftOut = input.tell_left_out && source.success ? tellLeftOut(d, source.data) : [];
-        return { ...linked, others, leftOut };
+        return { ...linked, others, leftOut, teammate };
       },
       {
         retry: true,
@@ -611,6 +614,7 @@ export class AgentSessions {
     // a conversation taking its turn again after others worked (a prompt in the window left open): it is told
     const away = result.outcome === 'next' && result.others.length ? { others_worked: result.others } : {};
     const leftOut = result.leftOut?.length ? { left_out: result.leftOut } : {};
+    const teammate = result.teammate ? { teammate_act: result.teammate } : {};
     return {
       ...this.result(
         f,
@@ -622,6 +626,7 @@ export class AgentSessions {
       ),
       ...away,
       ...leftOut,
+      ...teammate,
     };
   }
 

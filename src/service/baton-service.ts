@@ -1,6 +1,7 @@
 import { roughTokens } from '../core/rough-tokens.js';
 import { EventFeed } from './event-feed.js';
 import {
+  isResumable,
   isTerminal,
   abandon,
   complete,
@@ -67,7 +68,7 @@ import { AgentSessions } from './agent-sessions.js';
 import { Resumer, type PersonResumeResult, type ResumeResult } from './resumer.js';
 import { nextStep } from './next-step.js';
 import { followedBy } from './followed-by.js';
-import { theirCheckout, workflowGit } from './their-checkout.js';
+import { refuseTheirs, theirCheckout, workflowGit, type PersonAsk } from './their-checkout.js';
 import { AskedBy } from './asked-by.js';
 import { closeEnded, requeuePaused } from './work-submit.js';
 import {
@@ -575,10 +576,18 @@ export class BatonService {
   /** Pause at the next task boundary (or now with force); idempotent. A requested pause past its timeout pauses now. */
   async pause(
     ref: WorkflowRef,
-    input: { reason?: string | null; force?: boolean; trigger?: SnapshotTrigger; timeoutMs?: number } = {},
+    input: {
+      reason?: string | null;
+      force?: boolean;
+      trigger?: SnapshotTrigger;
+      timeoutMs?: number;
+    } & Partial<PersonAsk> = {},
   ) {
     // The pause command forces an overdue request itself (with the request's reason and its warning).
     const state = (await this.read(ref, false)).state;
+    // a person's pause (the CLI, the API, the dashboard: `asker` given) of a teammate's workflow needs `theirs`
+    if (input.asker !== undefined)
+      await refuseTheirs(this.git, state, 'pause', { ...input, asker: input.asker });
     const git = await this.gitOf(state);
     // a pause that lost a race (to a worker recording its work, or another pause) is decided again on the new state:
     // the pause still stands, or it reports the pause already made
@@ -592,6 +601,7 @@ export class BatonService {
           timeoutMs: input.timeoutMs ?? this.options.pauseTimeoutMs,
           git,
           agentGone: this.hookedAgentGone(d.state),
+          ...(input.asker ? { by: input.asker } : {}),
         }),
       { retry: true },
     );
@@ -644,8 +654,17 @@ export class BatonService {
    * whose hooks follow it (`followedBy`). A pause past its timeout has taken effect first (as for any command): that
    * one is resumed. `asker`: the git identity of the person asking (`theirCheckout`).
    */
-  async resumeOrWithdraw(ref: WorkflowRef, asker?: string | null): Promise<PersonResumeResult> {
+  async resumeOrWithdraw(
+    ref: WorkflowRef,
+    asker?: string | null,
+    theirs = false,
+  ): Promise<PersonResumeResult> {
     const s = await this.resolve(ref, askWhichRun);
+    // a person's resume of a teammate's workflow needs `theirs` (`refuseTheirs`); asked by no one known, it is the
+    // clone at the workflow's path that tells. One that cannot be resumed anyway is refused by `resume`, saying what
+    // goes on with it instead.
+    if (s.pause_requested || isResumable(s.status))
+      await refuseTheirs(this.git, s, 'resume', { asker: asker ?? null, theirs });
     const id = { workflowId: s.id };
     if (s.pause_requested) {
       const { result, state } = await this.act(id, (d) => withdrawPause(d), true);
@@ -762,8 +781,10 @@ export class BatonService {
     return this.act(ref, (d) => interrupt(d, reason, git, undefined, trigger));
   }
 
-  async abandon(ref: WorkflowRef, reason: string | null = null) {
-    return this.act(ref, (d) => abandon(d, reason));
+  async abandon(ref: WorkflowRef, reason: string | null = null, ask?: PersonAsk) {
+    // a person's abandon (`ask` given) of a teammate's workflow needs `theirs` (`refuseTheirs`)
+    if (ask) await refuseTheirs(this.git, await this.resolve(ref), 'abandon', ask);
+    return this.act(ref, (d) => abandon(d, reason, ask?.asker ?? undefined));
   }
 
   async complete(ref: WorkflowRef, input: { reason?: string | null; force?: boolean } = {}) {

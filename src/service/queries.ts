@@ -272,6 +272,8 @@ export class Queries {
         pause_overdue: overdue,
         paused_at: s.paused_at,
         pause_reason: s.pause_reason,
+        // the latest pause, resume or abandon asked by someone other than its owner: told to the owner
+        teammate_act: s.teammate_act ?? null,
         interrupted_at: s.interrupted_at,
         interrupt_reason: s.interrupt_reason,
         session_count: s.session_count,

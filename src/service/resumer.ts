@@ -164,6 +164,8 @@ export class Resumer {
           git,
           staleAfterMs: this.options.staleAfterMs,
           commitsSinceSnapshot: commitsSince,
+          // the person who asked (a CLI's, the API's), recorded on the event: a teammate's resume is told the owner
+          ...(asker ? { by: asker } : {}),
         }),
       ),
     );

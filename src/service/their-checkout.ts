@@ -1,4 +1,12 @@
-import { ownedBy, theirGitNote, workSpanOf, type GitCapture, type WorkflowState } from '../core/index.js';
+import {
+  conflict,
+  ownedBy,
+  theirGitNote,
+  theirWorkflowRefusal,
+  workSpanOf,
+  type GitCapture,
+  type WorkflowState,
+} from '../core/index.js';
 import type { GitPort } from './ports.js';
 
 /**
@@ -67,4 +75,31 @@ export async function workflowGit(
   const owner = await theirCheckout(git, s, asker);
   if (owner) return { state: null, note: theirGitNote({ owner, worktree: s.worktree }, asker) };
   return git.captureGitState(s.worktree, workSpanOf(s));
+}
+
+/** Who asks a person's command (`asker`: their git identity, null: none set) and whether they mean a teammate's. */
+export interface PersonAsk {
+  asker: string | null;
+  theirs?: boolean | undefined;
+}
+
+/**
+ * A person's pause, resume or abandon of a workflow that is not theirs (`theirCheckout`: a teammate's on a server or
+ * database a team shares) is refused, naming whose it is and how to do it anyway (`theirWorkflowRefusal`), unless
+ * `theirs` says they mean it. `asker`: the git identity of the person asking (null: none set where they are).
+ */
+export async function refuseTheirs(
+  git: Pick<GitPort, 'owner' | 'mailmap'>,
+  s: WorkflowState,
+  verb: 'pause' | 'resume' | 'abandon',
+  ask: PersonAsk,
+): Promise<void> {
+  if (ask.theirs) return;
+  const owner = await theirCheckout(git, s, ask.asker);
+  if (owner)
+    throw conflict(theirWorkflowRefusal({ id: s.id, owner }, verb, ask.asker), {
+      owner,
+      yours: false,
+      theirs_needed: true,
+    });
 }

@@ -124,7 +124,11 @@ describe("an agent's MCP resume_workflow asks as the person whose clone it runs 
     writeFileSync(join(home, '.gitconfig'), `[user]\n\temail = ${BEN}\n`);
     const mcp = await mcpClient(ben, { ...anaEnv, HOME: home });
     try {
-      const r = answer(await mcp.callTool({ name: 'resume_workflow', arguments: { workflow_id: anas } }));
+      // hers: refused, named hers, unless `theirs`
+      const refused = await mcp.callTool({ name: 'resume_workflow', arguments: { workflow_id: anas } });
+      expect(JSON.stringify(refused)).toContain(`${anas} is ${ANA}'s workflow, not yours (${BEN})`);
+      const args = { workflow_id: anas, theirs: true };
+      const r = answer(await mcp.callTool({ name: 'resume_workflow', arguments: args }));
       expect(r.outcome, JSON.stringify(r)).toBe('resumed');
       expect(String(r.context)).toContain(`${ana} is ${ANA}'s worktree, not yours (${BEN})`);
     } finally {

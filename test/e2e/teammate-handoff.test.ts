@@ -108,7 +108,7 @@ describe.each(['sqlite', 'postgres'] as const)(
       expect(hersRefused.stderr).toContain(
         `the next Claude Code session in its worktree ${ana} continues it with its briefing (\`baton context\` prints it)`,
       );
-      const pause = await baton(ben, 'pause', '--force', '-w', anas!);
+      const pause = await baton(ben, 'pause', '--force', '--theirs', '-w', anas!);
       expect(pause.code, pause.stderr).toBe(0);
       // whose it is, as where: her agent goes on with it in her worktree, not Ben's
       expect(pause.stdout).toContain(`paused ${anas} (ana@team.example's) (snapshot `);
@@ -121,20 +121,20 @@ describe.each(['sqlite', 'postgres'] as const)(
       expect(own).toMatch(/open Claude Code here and send/);
       expect(own).not.toContain('worktree');
       // resumed from Ben's clone: hers, going on in her worktree; in --json, whose and that it is not his
-      const resumed = await baton(ben, 'resume', '-w', anas!, '--json');
+      const resumed = await baton(ben, 'resume', '--theirs', '-w', anas!, '--json');
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(resumed.json<Json>()).toMatchObject({
         outcome: 'resumed',
         owner: 'ana@team.example',
         yours: false,
       });
-      const paused = await baton(ben, 'pause', '--force', '-w', anas!, '--json');
+      const paused = await baton(ben, 'pause', '--force', '--theirs', '-w', anas!, '--json');
       expect(paused.json<Json>()).toMatchObject({
         outcome: 'paused',
         owner: 'ana@team.example',
         yours: false,
       });
-      const again = await baton(ben, 'resume', '-w', anas!);
+      const again = await baton(ben, 'resume', '--theirs', '-w', anas!);
       expect(again.code, again.stderr).toBe(0);
       expect(again.stdout).toContain(`resumed ${anas} (ana@team.example's): session `);
       expect(again.stdout).toContain(`in ana@team.example's worktree ${ana}`);

@@ -71,7 +71,7 @@ describe('a CLI over a server run under another git identity (PostgreSQL a team 
       expect(cp?.changes.git).toBeNull();
       expect(cp?.changes.note).toContain(`go back only in ${ANA}'s worktree ${ana}`);
       expect(cp?.description).not.toMatch(/moves|leaves? the branch/);
-      const resumed = await over(server, ben, benEnv, 'resume', '-w', anas, '--json');
+      const resumed = await over(server, ben, benEnv, 'resume', '-w', anas, '--json', '--theirs');
       expect(resumed.code, resumed.stderr).toBe(0);
       const r = resumed.json<{ warnings: string[]; context: string; yours: boolean }>();
       expect(r.yours).toBe(false);
@@ -79,7 +79,7 @@ describe('a CLI over a server run under another git identity (PostgreSQL a team 
         `${ana} is ${ANA}'s worktree, not yours (${BEN}): its git state is read only in their clone`,
       );
       // his pause of her workflow over her server records none of her clone's git state, and says why
-      const paused = await over(server, ben, benEnv, 'pause', '--force', '-w', anas, '--json');
+      const paused = await over(server, ben, benEnv, 'pause', '--force', '--theirs', '-w', anas, '--json');
       expect(paused.code, paused.stderr).toBe(0);
       const sid = paused.json<{ snapshot_id: string }>().snapshot_id;
       const snap = (await (await server.api(`/api/workflows/${anas}/snapshots/${sid}`)).json()) as Json;

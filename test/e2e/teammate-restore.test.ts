@@ -55,7 +55,7 @@ describe.each(['sqlite', 'postgres'] as const)(
       expect(state.stdout).toContain(`resumed ${anas} (ana@team.example's): session 2`);
       expect(state.stdout).not.toMatch(/ here\b/);
       expect([headOf(ana), headOf(ben)]).toEqual([hers, his]);
-      expect((await baton(ben, 'pause', '--force', '-w', anas)).code).toBe(0);
+      expect((await baton(ben, 'pause', '--force', '--theirs', '-w', anas)).code).toBe(0);
       const fresh = await baton(ben, 'recover', '-w', anas, '--option', 'fresh', '--json');
       expect(fresh.code, fresh.stderr).toBe(0);
       expect(fresh.json<Json>()).toMatchObject({ option: 'fresh', owner: 'ana@team.example', yours: false });
@@ -115,7 +115,7 @@ describe.each(['sqlite', 'postgres'] as const)(
       expect(resumed.stdout).toContain(`git state cannot be compared: ${notYours}`);
       // paused and checkpointed from his clone, with a file of his not committed: his clone is not recorded as hers
       writeFileSync(join(ben, 'notes.txt'), 'his\n');
-      const paused = await asBen(ben, 'pause', '--force', '-w', anas, '--json');
+      const paused = await asBen(ben, 'pause', '--force', '--theirs', '-w', anas, '--json');
       expect(paused.code, paused.stderr).toBe(0);
       const snap = paused.json<{ snapshot_id: string }>().snapshot_id;
       const shown = (await asBen(ben, 'snapshot', snap, '--json')).json<Json>();
@@ -124,7 +124,7 @@ describe.each(['sqlite', 'postgres'] as const)(
       expect(mark.code, mark.stderr).toBe(0);
       expect(mark.json<{ checkpoint: Json }>().checkpoint).toMatchObject({ commit: null });
       // resumed from that pause: its snapshot holds no git state of hers to compare, and nothing of his is warned of
-      const again = await asBen(ben, 'resume', '-w', anas, '--json');
+      const again = await asBen(ben, 'resume', '--theirs', '-w', anas, '--json');
       expect(again.code, again.stderr).toBe(0);
       expect(again.json<{ warnings: string[] }>().warnings).toEqual([]);
       expect(again.json<{ context: string }>().context).toContain(notRead);

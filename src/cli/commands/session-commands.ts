@@ -18,6 +18,7 @@ import {
   renderResumeReport,
   shortHash,
   standingText,
+  teammateActText,
   teammateWorkWords,
   theirRestoreNote,
   type AlsoOpen,
@@ -27,6 +28,7 @@ import {
   type RecoveryPlan,
   type SessionSnapshot,
   type SnapshotSummary,
+  type TeammateAct,
   type UsageMetrics,
 } from '../../core/index.js';
 import {
@@ -37,7 +39,7 @@ import {
 } from '../../service/index.js';
 import { gitConflict, identityAt } from '../../git/git.js';
 import { settingReader } from '../../config/settings.js';
-import { action, workflowOption } from '../action.js';
+import { action, theirsOption, workflowOption } from '../action.js';
 import { oneOf, parseNumber } from '../parse.js';
 import type { Runtime } from '../runtime.js';
 import { recoverCheckpointCommand, type RestoreFlags } from './restore-command.js';
@@ -64,6 +66,8 @@ type Status = {
     status: string;
     pause_requested: boolean;
     pause_reason: string | null;
+    /** The latest pause, resume or abandon asked by someone other than its owner; absent from older servers. */
+    teammate_act?: TeammateAct | null;
     session_count: number;
     pause_overdue: boolean;
     worktree: string | null;
@@ -339,6 +343,10 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
             `${s.workflow.id}  ${s.workflow.title}`,
             ...(s.git_conflict ? [`git: ${s.git_conflict.words}`] : []),
             `status: ${s.workflow.status}${s.workflow.pause_requested ? ` (${pauseRequestedWords(s.pause_waits_for)}${s.workflow.pause_overdue ? ', overdue' : ''})` : ''}${s.workflow.pause_reason ? ` - ${s.workflow.pause_reason}` : ''}`,
+            // a teammate paused, resumed or abandoned it: the owner is told who, when and why
+            ...(s.workflow.teammate_act
+              ? [`by a teammate: ${teammateActText(s.workflow.teammate_act)}`]
+              : []),
             `session: ${s.workflow.session_count}   tasks: ${tasksWords(s)}`,
             // a failed or blocked task, with why: what the user has to look at before going on
             ...s.tasks
@@ -423,10 +431,14 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
     .option(...workflowOption)
     .option('-r, --reason <text>', 'why')
     .option('--force', 'pause now, even with a task in progress (recorded as a warning)')
+    .option(...theirsOption)
     .action(
       action(
         rt,
-        async ({ client, print, rt, g }, o: { workflow?: string; reason?: string; force?: boolean }) => {
+        async (
+          { client, print, rt, g },
+          o: { workflow?: string; reason?: string; force?: boolean; theirs?: boolean },
+        ) => {
           const settings = rt.settings(g);
           const ref = await takenRef(rt, client, o.workflow);
           // a turn the user cut off sends no hook: its transcript says so, read first
@@ -434,14 +446,20 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
           // a timeout given here (--pause-timeout, BATON_PAUSE_TIMEOUT, a config file) goes with the request, so a
           // server's own setting does not silently replace it
           const given = settingReader({ pauseTimeout: g.pauseTimeout }, rt.env, settings).get('pauseTimeout');
-          const paused = await client.pause(ref, {
-            reason: o.reason ?? null,
-            force: o.force === true,
-            ...(given.from === 'default' ? {} : { timeout_ms: settings.pauseTimeoutMs }),
-          });
+          // who asks: a teammate's workflow is refused unless --theirs, and the pause records them
+          const identity = await identityAt(rt.cwd);
+          const paused = await client.pause(
+            ref,
+            {
+              reason: o.reason ?? null,
+              force: o.force === true,
+              ...(given.from === 'default' ? {} : { timeout_ms: settings.pauseTimeoutMs }),
+            },
+            { identity, theirs: o.theirs === true },
+          );
           // a teammate's workflow (-w on a database a team shares) is named theirs, and where its agent goes on
           const w = await client.get(ref);
-          const elsewhere = await elsewhereOf(rt.cwd, w);
+          const elsewhere = await elsewhereOf(rt.cwd, w, identity);
           const r = { ...paused, transcripts_read: read, ...ownerFields(w, elsewhere) };
           print(r, () => read.map((x) => `${x}\n`).join('') + pauseText(r, Date.now(), elsewhere));
         },
@@ -454,15 +472,19 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
       'resume a paused or interrupted workflow: a new session with the compiled context; while a requested pause waits, withdraw it',
     )
     .option(...workflowOption)
+    .option(...theirsOption)
     .action(
-      action(rt, async ({ client, print, rt }, o: { workflow?: string }) => {
+      action(rt, async ({ client, print, rt }, o: { workflow?: string; theirs?: boolean }) => {
         const ref = rt.ref(o.workflow);
         // the person's identity here: whose the workflow is, here and to a server (which reads no git of a teammate's)
         const identity = await identityAt(rt.cwd);
-        // refused for a teammate's workflow in progress: said as theirs, their agent going on in their worktree
-        const resumed = await client.resume(ref, { identity }).catch(async (e: unknown) => {
-          throw await resumeRefusedTheirs(e, rt.cwd, (workflowId) => client.get({ workflowId }), identity);
-        });
+        // refused for a teammate's workflow in progress: said as theirs, their agent going on in their worktree; one of
+        // theirs the person did not mean (no --theirs): refused, named theirs
+        const resumed = await client
+          .resume(ref, { identity, theirs: o.theirs === true })
+          .catch(async (e: unknown) => {
+            throw await resumeRefusedTheirs(e, rt.cwd, (workflowId) => client.get({ workflowId }), identity);
+          });
         // a teammate's workflow (-w on a database a team shares) is named theirs, and where its agent goes on
         const w = await client.get({ workflowId: resumed.workflow_id });
         const elsewhere = await elsewhereOf(rt.cwd, w, identity);

@@ -15,7 +15,8 @@ import {
   counted,
 } from '../../core/index.js';
 import type { WorkflowView } from '../../client/views.js';
-import { action, workflowOption } from '../action.js';
+import { action, theirsOption, workflowOption } from '../action.js';
+import { identityAt } from '../../git/git.js';
 import { argumentOrOption, collect, parseTaskSpec, withTaskIds } from '../parse.js';
 import { warnWithoutGit } from '../git-warning.js';
 import { resolveWorktree } from '../../git/git.js';
@@ -286,10 +287,15 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
       'the workflow to end (without it, the one of this worktree is named, not ended)',
     )
     .option('--reason <text>', 'why')
+    .option(...theirsOption)
     .action(
       action(
         rt,
-        async ({ client, print, rt }, id: string | undefined, o: { workflow?: string; reason?: string }) => {
+        async (
+          { client, print, rt },
+          id: string | undefined,
+          o: { workflow?: string; reason?: string; theirs?: boolean },
+        ) => {
           const named = id ?? o.workflow;
           // what cannot be undone is never a default: the worktree's workflow is named, with the command that ends it
           if (named === undefined) {
@@ -299,7 +305,9 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
               { workflow_id: w.id },
             );
           }
-          const w = await client.abandon(rt.ref(named), o.reason ?? null);
+          // who asks: a teammate's workflow is refused unless --theirs, and the event records them
+          const by = { identity: await identityAt(rt.cwd), theirs: o.theirs === true };
+          const w = await client.abandon(rt.ref(named), o.reason ?? null, by);
           print({ workflow: w }, () => `abandoned ${w.id} (${w.status})`);
         },
       ),

@@ -57,9 +57,9 @@ export function moveWorktree(d: Draft, to: string, reason: string): boolean {
 }
 
 /** The Go Team design's abandon: the workflow is cancelled and never offered for resume again. */
-export function abandon(d: Draft, reason: string | null): void {
+export function abandon(d: Draft, reason: string | null, by?: string): void {
   assertTransition(d.state.status, 'cancelled', 'abandon');
-  d.emit({ type: 'workflow.cancelled', data: { reason: reason ?? 'abandoned' } });
+  d.emit({ type: 'workflow.cancelled', data: { reason: reason ?? 'abandoned', ...(by ? { by } : {}) } });
   endOpenSession(d, 'abandoned', null);
 }
 

@@ -23,6 +23,8 @@ export interface PauseInput {
    * (the core reads no process): a turn it had under way never ends, so a pause waits for nothing it would have done.
    */
   agentGone?: boolean;
+  /** The git email of the person whose command asks it (recorded on its event); unset: no person (a hook, a driver). */
+  by?: string;
 }
 
 export type PauseOutcome =
@@ -98,11 +100,20 @@ export function pauseNow(
   trigger: SnapshotTrigger,
   git: GitCapture,
   warning: string | null,
+  // a requested pause taking effect is the pause of whoever requested it
+  by: string | undefined = d.state.pause_request?.by,
 ) {
   const snapshot = takeSnapshot(d, trigger, reason, git, warning ? [warning] : []);
   d.emit({
     type: 'workflow.paused',
-    data: { reason, trigger, forced: warning !== null, snapshot_id: snapshot.id, warning },
+    data: {
+      reason,
+      trigger,
+      forced: warning !== null,
+      snapshot_id: snapshot.id,
+      warning,
+      ...(by ? { by } : {}),
+    },
   });
   endOpenSession(d, trigger, snapshot.id);
   return snapshot;
@@ -344,7 +355,7 @@ export function pause(d: Draft, input: PauseInput): PauseOutcome {
       input.trigger === 'pause' &&
       s.agent?.usage_limit?.auto_resume_at
     ) {
-      const snapshot = pauseNow(d, input.reason, 'pause', input.git, null);
+      const snapshot = pauseNow(d, input.reason, 'pause', input.git, null, input.by);
       return { outcome: 'paused', snapshot_id: snapshot.id, warning: null };
     }
     return { outcome: 'already_paused', snapshot_id: s.last_snapshot?.id ?? null };
@@ -367,7 +378,7 @@ export function pause(d: Draft, input: PauseInput): PauseOutcome {
           ? (importedWarning(s) ?? `paused between the agent's turns while ${wasOrWere(running)}`)
           : (turnEndWarning(s) ?? importedWarning(s))));
     const trigger = s.pause_request && !input.reason ? s.pause_request.trigger : input.trigger;
-    const snapshot = pauseNow(d, reason, trigger, input.git, warning);
+    const snapshot = pauseNow(d, reason, trigger, input.git, warning, input.by ?? s.pause_request?.by);
     return { outcome: 'paused', snapshot_id: snapshot.id, warning };
   }
   const said = { waiting_for: waits.tasks, waiting_for_turn: waits.turn };
@@ -385,6 +396,7 @@ export function pause(d: Draft, input: PauseInput): PauseOutcome {
       timeout_ms: input.timeoutMs,
       // asked mid-turn with no task in progress: it waits for that turn's end, not for a task boundary
       ...(waits.turn && !waits.tasks.length ? { until: 'turn_end' as const } : {}),
+      ...(input.by ? { by: input.by } : {}),
     },
   });
   return { outcome: 'requested', ...said };

@@ -21,6 +21,8 @@ export interface ResumeInput {
   staleAfterMs: number;
   /** The commits HEAD's history gained since the snapshot's HEAD, read from git when HEAD moved. */
   commitsSinceSnapshot?: WorkCommits | null;
+  /** The git email of the person whose command resumes it (recorded on `workflow.resumed`); unset: no person. */
+  by?: string;
 }
 
 /** How many of the commits made since the snapshot a warning lists (the newest; the rest are counted). */
@@ -176,7 +178,10 @@ function startNextSession(
     ),
     ...staleness(d, input.staleAfterMs),
   ];
-  d.emit({ type: 'workflow.resumed', data: { from_snapshot_id: input.snapshot?.id ?? null, warnings } });
+  d.emit({
+    type: 'workflow.resumed',
+    data: { from_snapshot_id: input.snapshot?.id ?? null, warnings, ...(input.by ? { by: input.by } : {}) },
+  });
   const session_number = nextSessionNumber(d.state);
   d.emit({ type: 'session.started', session_number, data: { origin } });
   return { session_number, warnings };

@@ -10,6 +10,7 @@ import { snapshotPlace } from '../branch-change.js';
 import { asksForNoWork, issueFromRequest, requestTitle } from '../requests/request-text.js';
 import { inRequestOrder, listTotals, recent, recentImports, recentOpen } from './bounds.js';
 import { standingAfter } from './standing-requests.js';
+import { nextTeammateAct } from '../teammate-act.js';
 
 /**
  * How many request keys the state remembers: the same words within the last 500 requests (a hook saw the prompt,
@@ -154,7 +155,9 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
           trigger: e.data.trigger,
           ...(e.data.timeout_ms ? { timeout_ms: e.data.timeout_ms } : {}),
           ...(e.data.until ? { until: e.data.until } : {}),
+          ...(e.data.by ? { by: e.data.by } : {}),
         },
+        teammate_act: nextTeammateAct(s, 'asked to pause', e.data.by, e.at, e.data.reason),
       };
     case 'workflow.pause_deferred':
       return s.pause_request ? { ...s, pause_request: { ...s.pause_request, until: e.data.until } } : s;
@@ -169,12 +172,14 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
         paused_at: e.at,
         pause_reason: e.data.reason,
         pause_trigger: e.data.trigger,
+        teammate_act: nextTeammateAct(s, 'paused', e.data.by, e.at, e.data.reason),
         warnings: e.data.warning ? recent(s.warnings, e.data.warning, 10) : s.warnings,
       };
     case 'workflow.resumed':
       return {
         ...leavePause(s),
         status: 'in_progress',
+        teammate_act: nextTeammateAct(s, 'resumed', e.data.by, e.at, null),
         // what stood while paused (a pause forced mid-task) stays in the pause snapshot the session resumes from;
         // the workflow now shows what the resume found
         warnings: e.data.warnings.slice(-10),
@@ -198,7 +203,12 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
     case 'workflow.failed':
       return { ...leavePause(s), status: 'failed', ended_at: e.at };
     case 'workflow.cancelled':
-      return { ...leavePause(s), status: 'cancelled', ended_at: e.at };
+      return {
+        ...leavePause(s),
+        status: 'cancelled',
+        ended_at: e.at,
+        teammate_act: nextTeammateAct(s, 'abandoned', e.data.by, e.at, e.data.reason),
+      };
     case 'workflow.recovered':
       return backToCheckpoint(
         {

@@ -88,6 +88,8 @@ const eventSchema = () =>
         timeout_ms: z.number().int().positive().optional(),
         /** It waits for the end of the agent's turn under way, not for a task boundary. */
         until: z.literal('turn_end').optional(),
+        /** The git email of the person whose command asked it (a CLI's, or a server's per request); unset: no person. */
+        by: z.string().optional(),
       }),
     ),
     /**
@@ -105,11 +107,18 @@ const eventSchema = () =>
         forced: z.boolean(),
         snapshot_id: z.string(),
         warning: z.string().nullable(),
+        /** The git email of the person whose command asked it (a CLI's, or a server's per request); unset: no person. */
+        by: z.string().optional(),
       }),
     ),
     ev(
       'workflow.resumed',
-      z.object({ from_snapshot_id: z.string().nullable(), warnings: z.array(z.string()) }),
+      z.object({
+        from_snapshot_id: z.string().nullable(),
+        warnings: z.array(z.string()),
+        /** The git email of the person whose command asked it (a CLI's, or a server's per request); unset: no person. */
+        by: z.string().optional(),
+      }),
     ),
     ev(
       'workflow.interrupted',
@@ -125,7 +134,11 @@ const eventSchema = () =>
     /** `reason`: why a workflow that hooks follow was completed without a task command (commands/finished-work.ts). */
     ev('workflow.completed', z.object({ reason: z.string().optional() })),
     ev('workflow.failed', reason),
-    ev('workflow.cancelled', reason),
+    ev(
+      'workflow.cancelled',
+      /** `by`: the git email of the person whose command abandoned it (as `workflow.paused`'s). */
+      z.object({ reason: z.string().nullable(), by: z.string().optional() }),
+    ),
     /**
      * The workflow goes on in another worktree of its repository: its own was removed (`git worktree remove`) and its
      * branch is checked out there (`from` and `to` are real paths). Its later commands, records and run folder are that

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TeammateAct } from '../teammate-act.js';
 import { GitMark, GitStart } from './git-state.js';
 import {
   Decision,
@@ -47,6 +48,8 @@ export const PauseRequest = z.object({
    * (`workflow.pause_deferred`).
    */
   until: z.literal('turn_end').optional(),
+  /** The git email of the person who asked it (`workflow.pause_requested`'s `by`): the pause it makes is theirs. */
+  by: z.string().optional(),
 });
 export type PauseRequest = z.infer<typeof PauseRequest>;
 
@@ -98,6 +101,8 @@ export const WorkflowState = z.object({
   paused_at: z.string().nullable(),
   pause_reason: z.string().nullable(),
   pause_trigger: SnapshotTrigger.nullable(),
+  /** The latest pause, resume or abandon asked by someone other than the owner, told to the owner (`teammateActText`). */
+  teammate_act: TeammateAct.nullable().optional(),
   interrupted_at: z.string().nullable(),
   interrupt_reason: z.string().nullable(),
   session_count: z.number().int().nonnegative(),

@@ -10,6 +10,7 @@ import {
   linkedPhrase,
   notLinkedPhrase,
   progressLabel,
+  teammateActText,
   teammateWorkWords,
   type TeammateWork,
   type BranchChange,
@@ -1006,14 +1007,23 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
       const takenOver = gone.length ? { takenOver: gone.map((g) => g.transcript) } : {};
       const leftOut = t.left_out?.length ? untiedNote(t.left_out, ctx.agent) : null;
       if (leftOut) note += `; ${untiedTold(t.left_out ?? [])}`;
-      if (!t.reinject && !missed && !others)
+      // a teammate paused, resumed or abandoned this workflow since this conversation's last turn: it and its user
+      // are told who, when and why (one wording: `teammateActText`)
+      const teammate = t.teammate_act
+        ? `Baton: workflow ${t.workflow_id} was ${teammateActText(t.teammate_act)}`
+        : null;
+      if (teammate) note += `; told: ${teammate}`;
+      if (!t.reinject && !missed && !others) {
+        const told = [resumed.tell, teammate].filter(Boolean);
+        const agentNote = [teammate, leftOut].filter(Boolean).join('\n\n');
         return {
           outcome: 'ok',
           note,
-          output: leftOut ? context('UserPromptSubmit', leftOut) : null,
-          ...resumed,
+          output: agentNote ? context('UserPromptSubmit', agentNote) : null,
+          ...(told.length ? { tell: told.join('. ') } : {}),
           ...seen,
         };
+      }
       // the turns this session had while its start could not reach the store (its Stops failed too): read first, else
       // the briefing hands back a task list the conversation itself has moved past
       const own = missed && path ? await importNew(ctx, ref, t.workflow_id, 'UserPromptSubmit') : null;
@@ -1035,6 +1045,7 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
         missed &&
           `${ctx.outage ? 'This' : 'Baton works again: this'} session's start failed (${clip(missed, 200)}), so its briefing is given now`,
         others?.tell,
+        teammate,
       ].filter(Boolean);
       const back = tells.length ? { tell: tells.join('. ') } : {};
       return {
@@ -1042,7 +1053,7 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
         note: `${note}; ${c.note}${missed ? ' (the session start had failed)' : ''}${others ? ` (${others.who} worked on it meanwhile)` : ''}`,
         output: context(
           'UserPromptSubmit',
-          [others && !t.empty ? others.agent : null, c.text, leftOut].filter(Boolean).join('\n\n'),
+          [teammate, others && !t.empty ? others.agent : null, c.text, leftOut].filter(Boolean).join('\n\n'),
         ),
         ...back,
         ...read,

@@ -261,11 +261,18 @@ export const ReviewParams = WorkflowParams.extend({
   reviewId: Id.openapi({ param: { name: 'reviewId', in: 'path' } }),
 });
 
+/**
+ * `theirs`: the person means it of a teammate's workflow (one whose owner is not the person asking, told by their
+ * identity, X-Baton-Identity): a pause, resume or abandon of one is refused without it (409, naming whose it is).
+ */
+const Theirs = z.boolean().default(false);
+
 /** `timeout_ms`: how long a requested pause waits before it is forced (the server's `--pause-timeout` otherwise). */
 export const PauseBody = z
   .strictObject({
     reason: opt(text(2000)),
     force: z.boolean().default(false),
+    theirs: Theirs,
     timeout_ms: z
       .number()
       .int()
@@ -275,6 +282,7 @@ export const PauseBody = z
   })
   .openapi('PauseInput');
 export const ReasonBody = z.strictObject({ reason: opt(text(2000)) });
+export const AbandonBody = z.strictObject({ reason: opt(text(2000)), theirs: Theirs });
 /** `force`: complete with tasks not done (they are left as they are); without it they are refused, named. */
 export const CompleteBody = z
   .strictObject({ reason: opt(text(2000)), force: z.boolean().default(false) })
@@ -295,7 +303,7 @@ export const IdentityQuery = z.strictObject({
     .optional()
     .transform((v) => (v === '' ? null : v)),
 });
-export const ResumeBody = z.strictObject({ identity: Identity });
+export const ResumeBody = z.strictObject({ identity: Identity, theirs: Theirs });
 export const RecoverBody = z.strictObject({
   option: z.enum(['checkpoint', 'live_state', 'fresh']),
   checkpoint: opt(z.string().max(200)),

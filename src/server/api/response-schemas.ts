@@ -8,6 +8,7 @@ import {
   GitState,
   Issue,
   PauseRequest,
+  TeammateAct,
   RecoveredWithGaps,
   ReviewerFeedback,
   SessionSnapshot,
@@ -61,6 +62,8 @@ export const WorkflowView = z
     pause_requested: z.boolean(),
     paused_at: z.string().nullable(),
     pause_reason: z.string().nullable(),
+    /** The latest pause, resume or abandon asked by someone other than its owner: the act, who (a git email), when. */
+    teammate_act: TeammateAct.nullable(),
     session_count: z.number().int(),
     version: z.number().int(),
     created_at: z.string(),
@@ -204,6 +207,8 @@ export const Status = z
         pause_overdue: z.boolean(),
         paused_at: z.string().nullable(),
         pause_reason: z.string().nullable(),
+        /** The latest pause, resume or abandon asked by someone other than its owner (`teammateActText`). */
+        teammate_act: TeammateAct.nullable(),
         interrupted_at: z.string().nullable(),
         interrupt_reason: z.string().nullable(),
         session_count: z.number().int(),

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { BranchChange, EarlierWorkflow, ErrorRecord, WorkflowStatus } from '../../core/index.js';
+import { BranchChange, EarlierWorkflow, ErrorRecord, TeammateAct, WorkflowStatus } from '../../core/index.js';
 
 /** The documented shapes of the smaller command results (beside response-schemas.ts). */
 export const ResolveErrorResult = z
@@ -49,6 +49,8 @@ const trackFields = {
   started_in: z.string().optional(),
   /** The worktree, since gone, whose workflow this session goes on with (moved to this worktree). */
   moved_from: z.string().optional(),
+  /** A teammate's pause, resume or abandon of the workflow since this conversation's last session. */
+  teammate_act: TeammateAct.optional(),
   /** The other conversations that worked on the workflow since this conversation's last session. */
   others_worked: z
     .array(

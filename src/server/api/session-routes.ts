@@ -35,11 +35,12 @@ export function registerSessionRoutes({ app, client, you }: RouteDeps) {
     }),
     async (c) => {
       const b = c.req.valid('json');
-      const out = await client.pause(refOf(c, c.req.valid('param').id), {
-        reason: b.reason,
-        force: b.force,
-        ...(b.timeout_ms ? { timeout_ms: b.timeout_ms } : {}),
-      });
+      const out = await client.pause(
+        refOf(c, c.req.valid('param').id),
+        { reason: b.reason, force: b.force, ...(b.timeout_ms ? { timeout_ms: b.timeout_ms } : {}) },
+        // who asks: a teammate's workflow is refused unless `theirs`, and the pause records them
+        { identity: await askerOf({ you }, c), theirs: b.theirs },
+      );
       return c.json(out, 200);
     },
   );
@@ -63,8 +64,12 @@ export function registerSessionRoutes({ app, client, you }: RouteDeps) {
       ),
     }),
     async (c) => {
-      const identity = await askerOf({ you }, c, c.req.valid('json').identity);
-      return c.json(await client.resume(refOf(c, c.req.valid('param').id), { identity }), 200);
+      const b = c.req.valid('json');
+      const identity = await askerOf({ you }, c, b.identity);
+      return c.json(
+        await client.resume(refOf(c, c.req.valid('param').id), { identity, theirs: b.theirs }),
+        200,
+      );
     },
   );
 

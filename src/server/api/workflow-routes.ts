@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { invalidInput, statusList } from '../../core/index.js';
 import {
+  askerOf,
   assertDirectory,
   cwdHeaders,
   cwdOf,
@@ -14,7 +15,7 @@ import {
   CleanupBody,
   CreateWorkflowBody,
   ListQuery,
-  ReasonBody,
+  AbandonBody,
   CompleteBody,
   RebuildBody,
   WorkflowParams,
@@ -147,11 +148,14 @@ export function registerWorkflowRoutes({ app, client, watch, you }: RouteDeps) {
       path: '/api/workflows/{id}/abandon',
       tags,
       summary: 'abandon: cancelled, never offered for resume again',
-      request: { params: WorkflowParams, ...cwdHeaders, body: jsonBody(ReasonBody) },
+      request: { params: WorkflowParams, ...cwdHeaders, body: jsonBody(AbandonBody) },
       responses: responses(z.object({ workflow: WorkflowView }), 'the abandoned workflow'),
     }),
     async (c) => {
-      const w = await client.abandon(refOf(c, c.req.valid('param').id), c.req.valid('json').reason);
+      const b = c.req.valid('json');
+      // who asks: a teammate's workflow is refused unless `theirs`, and the event records them
+      const by = { identity: await askerOf({ you }, c), theirs: b.theirs };
+      const w = await client.abandon(refOf(c, c.req.valid('param').id), b.reason, by);
       return c.json({ workflow: w }, 200);
     },
   );
