@@ -1,6 +1,6 @@
 import { BatonError, ResumeRefusal, resumeRefusalText } from '../core/index.js';
 import * as git from '../git/git.js';
-import { isOwner } from '../service/their-checkout.js';
+import { isOwner, ownerJudge } from '../service/their-checkout.js';
 
 /**
  * Where a workflow goes on, said when it is not here: its worktree, and whose it is when it is not the person's (a
@@ -28,6 +28,16 @@ export async function elsewhereOf(
   if (theirs) return { worktree: w.worktree, owner: theirs };
   const here = await git.resolveWorktree(cwd).catch(() => null);
   return here === w.worktree ? null : { worktree: w.worktree, owner: null };
+}
+
+/** The ids of the workflows among `rows` that are a teammate's to the person at `cwd` (`isOwner`: not theirs). */
+export async function theirsAmong(
+  cwd: string,
+  rows: { id: string; owner?: string | null | undefined }[],
+): Promise<Set<string>> {
+  const mine = ownerJudge(git, cwd, await git.identityAt(cwd));
+  const judged = await Promise.all(rows.map(async (r) => ((await mine(r)) ? null : r.id)));
+  return new Set(judged.filter((id): id is string => id !== null));
 }
 
 /**

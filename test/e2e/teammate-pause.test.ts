@@ -95,4 +95,24 @@ describe("a teammate's pause and resume of a live workflow, over one server", ()
       await server.stop();
     }
   });
+
+  it("Ben's `baton sessions` headline counts his own workflows, the teammates' said apart", async () => {
+    const t = await team('postgres');
+    for (const [repo, id] of [
+      [t.ana, 'ana-1'],
+      [t.ben, 'ben-1'],
+    ] as const) {
+      const started = await t.hook(repo, 'SessionStart', { session_id: id, source: 'startup' });
+      expect(t.follows(started.stderr), started.stderr).toBeDefined();
+      await t.hook(repo, 'UserPromptSubmit', { session_id: id, prompt: `the work of ${id}` });
+      expect((await t.baton(repo, 'pause', '--force')).code).toBe(0);
+    }
+    const sessions = await t.baton(t.ben, 'sessions');
+    expect(sessions.code, sessions.stderr).toBe(0);
+    expect(sessions.stdout).toContain(
+      "1 workflow of yours can be resumed (baton resume -w <id>); 1 of teammates' below (OWNER)",
+    );
+    const json = (await t.baton(t.ben, 'sessions', '--json')).json<{ sessions: Json[] }>();
+    expect(json.sessions.map((r) => r.owner).sort()).toEqual([ANA, BEN]);
+  });
 });

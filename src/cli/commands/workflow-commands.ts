@@ -26,6 +26,7 @@ import { hideEmptyCancelled } from '../hidden-empty.js';
 import { rebuildFromDiskCommand } from './disk-rebuild-command.js';
 import { resumableWords } from '../resumable-words.js';
 import { takenRef } from '../taken-workflow.js';
+import { theirsAmong } from '../whose-workflow.js';
 
 const describe = (w: WorkflowView) =>
   [
@@ -227,19 +228,27 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
         const start = rows.length || note || g.json ? null : await rt.howWorkStartsHere();
         const unfollowed = await notFollowedHere(rows, rt.env);
         const alone = new Set(unfollowed.flatMap((u) => u.workflows));
+        // the teammates' workflows (another owner than the person here, as `isOwner` judges): apart in the headline
+        const theirs = await theirsAmong(rt.cwd, rows);
         print({ sessions: rows, ...json, ...(unfollowed.length ? { not_followed: unfollowed } : {}) }, () => {
           if (!rows.length) return note ?? `no workflows yet; ${start}`;
-          const stopped = rows.filter((r) => r.resume_by === 'resume').length;
-          const followed = rows.filter((r) => r.resume_by === 'next_session' && !alone.has(r.id)).length;
-          const plural = (n: number) => (n > 1 ? 's' : '');
           // on a database a team shares, whose each one is, as `baton list` says it: a teammate's workflow goes on in
-          // their agent's next session, not in yours
+          // their agent's next session, not in yours; the headline counts yours, and says the teammates' apart
           const byOwner = new Set(rows.map((r) => r.owner)).size > 1;
+          const ofYours = (r: (typeof rows)[number]) => !byOwner || !theirs.has(r.id);
+          const stoppedAll = rows.filter((r) => r.resume_by === 'resume');
+          const followedAll = rows.filter((r) => r.resume_by === 'next_session' && !alone.has(r.id));
+          const stopped = stoppedAll.filter(ofYours).length;
+          const followed = followedAll.filter(ofYours).length;
+          const plural = (n: number) => (n > 1 ? 's' : '');
+          const yours = byOwner ? ' of yours' : '';
+          const teammates = (n: number) => (n ? `; ${n} of teammates' below (OWNER)` : '');
           // a workflow the hooks follow has nothing to resume: its agent's next session in the worktree goes on with it
           const head = [
-            stopped && `${stopped} workflow${plural(stopped)} can be resumed (baton resume -w <id>)`,
-            followed &&
-              `${followed} workflow${plural(followed)} go${followed > 1 ? '' : 'es'} on in the next session of the agent whose hooks follow ${followed > 1 ? 'them' : 'it'}, started in ${followed > 1 ? 'their' : 'its'} worktree (no \`baton resume\` needed)`,
+            (stopped || stoppedAll.length) &&
+              `${stopped} workflow${plural(stopped)}${yours} can be resumed (baton resume -w <id>)${teammates(stoppedAll.length - stopped)}`,
+            (followed || followedAll.length) &&
+              `${followed} workflow${plural(followed)}${yours} go${followed > 1 ? '' : 'es'} on in the next session of the agent whose hooks follow ${followed > 1 ? 'them' : 'it'}, started in ${followed > 1 ? 'their' : 'its'} worktree (no \`baton resume\` needed)${teammates(followedAll.length - followed)}`,
           ].filter(Boolean);
           return [
             ...(head.length ? [`${head.join('\n')}\n`] : []),
