@@ -105,11 +105,28 @@ describe.runIf(process.platform === 'linux')('dashboard: whose each workflow is 
     expect(await resumable.getByTestId('owner').textContent()).toBe(ANA);
     await waitForText(resumable.getByTestId('needs-owner'), `needs ${ANA}`);
     await p.screenshot({ path: join(shots, '40-teammates-list.png'), fullPage: true });
+    // its Resume asks first, naming whose it is; Cancel sends nothing: hers stays paused, in its one session
+    const asked = p.getByRole('dialog', { name: 'Not your workflow' });
+    const anaStatus = async () =>
+      (await baton(ana, 'status', '--json')).json<{ workflow: Record<string, unknown> }>().workflow;
     await resumable.getByRole('button', { name: 'Resume' }).click();
+    await waitForText(
+      asked.getByTestId('theirs-confirm'),
+      `This is ${ANA}'s workflow, not yours: resume it anyway? They and their agent will be told.`,
+    );
+    await p.screenshot({ path: join(shots, '44-teammate-resume-asked.png'), fullPage: true });
+    await asked.getByRole('button', { name: 'Cancel' }).click();
+    await asked.waitFor({ state: 'hidden', ...wait });
+    expect(await p.locator('.toast').count()).toBe(0);
+    expect(await anaStatus()).toMatchObject({ status: 'paused', session_count: 1, teammate_act: null });
+    // confirmed, it is sent as meant: her next session, and she is told who resumed it
+    await resumable.getByRole('button', { name: 'Resume' }).click();
+    await asked.getByRole('button', { name: 'Resume anyway' }).click();
     await waitForText(
       p.locator('.toast'),
       `session 2 started; not yours: ${ANA}'s agent goes on with it, in their worktree ${ana}`,
     );
+    expect(await anaStatus()).toMatchObject({ session_count: 2, teammate_act: { act: 'resumed', by: BEN } });
 
     // her workflow's page says it is not his; his own says nothing of owners
     await p.goto(`${server.url}/#/workflows/${anas}`);
@@ -118,6 +135,20 @@ describe.runIf(process.platform === 'linux')('dashboard: whose each workflow is 
       `${ANA}'s Not yours: ${ANA}'s agent goes on with it, in their`,
     );
     await p.screenshot({ path: join(shots, '41-teammate-workflow.png'), fullPage: true });
+    // its Pause dialog says whose it is; paused from it, she is told who paused it and why
+    await p.getByRole('button', { name: 'Pause', exact: true }).click();
+    const pause = p.getByRole('dialog', { name: 'Pause workflow' });
+    await waitForText(
+      pause.getByTestId('theirs-confirm'),
+      `This is ${ANA}'s workflow, not yours: pause it anyway?`,
+    );
+    await pause.getByLabel('Reason (optional)').fill('ben checks the login fix');
+    await pause.getByRole('button', { name: 'Pause anyway' }).click();
+    await pause.waitFor({ state: 'hidden', ...wait });
+    expect(await p.locator('.toast-error').count()).toBe(0);
+    expect(await anaStatus()).toMatchObject({
+      teammate_act: { by: BEN, reason: 'ben checks the login fix' },
+    });
     const bens = (await baton(ben, 'status', '--json')).json<{ workflow: { id: string } }>().workflow.id;
     await p.goto(`${server.url}/#/workflows/${bens}`);
     await p.locator(`[data-workflow="${bens}"]`).waitFor(wait);
@@ -218,5 +249,24 @@ describe.runIf(process.platform === 'linux')('dashboard: whose each workflow is 
     await waitForText(p.getByTestId('no-identity'), 'cannot tell yours from a teammate');
     await waitForText(p.getByTestId('workflow-list').locator('th', { hasText: /^Owner$/ }), 'Owner');
     expect(await p.getByTestId('workflow-list').getByTestId('needs-you').count()).toBe(2);
+
+    // the page cannot tell his is a teammate's, but the server can (by the clone at its worktree, whose identity is
+    // not Ben's here): its Pause comes back refused as his, and is asked about then, naming him
+    const bens = (await baton(ben, 'status', '--json')).json<{ workflow: { id: string } }>().workflow.id;
+    await p.goto(`${server.url}/#/workflows/${bens}`);
+    await p.getByRole('button', { name: 'Pause', exact: true }).click();
+    const pause = p.getByRole('dialog', { name: 'Pause workflow' });
+    expect(await pause.getByTestId('theirs-confirm').count()).toBe(0);
+    await pause.getByRole('button', { name: 'Pause', exact: true }).click();
+    const asked = p.getByRole('dialog', { name: 'Not your workflow' });
+    await waitForText(
+      asked.getByTestId('theirs-confirm'),
+      `This is ${BEN}'s workflow, not yours: pause it anyway?`,
+    );
+    expect(await p.locator('.toast').count()).toBe(0);
+    await asked.getByRole('button', { name: 'Pause anyway' }).click();
+    await waitForText(p.locator('.toast'), 'Workflow paused');
+    const status = (await baton(ben, 'status', '--json')).json<{ workflow: Record<string, unknown> }>();
+    expect(status.workflow).toMatchObject({ status: 'paused' });
   });
 });

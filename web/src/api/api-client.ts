@@ -1,11 +1,15 @@
 import { tokenStore } from './token-store.js';
 
-/** An API error: Baton's `{error: {code, message}}` body, or a network failure (code `network`). */
+/**
+ * An API error: Baton's `{error: {code, message, ...details}}` body, or a network failure (code `network`). `details`:
+ * the body's other fields (a 409 of a teammate's workflow says `owner` and `theirs_needed`).
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
+    readonly details: Record<string, unknown> = {},
   ) {
     super(message);
     this.name = 'ApiError';
@@ -51,9 +55,15 @@ async function request<T>(method: string, path: string, body?: unknown): Promise
     parsed = null;
   }
   if (!res.ok) {
-    const err = (parsed as { error?: { code?: string; message?: string } } | null)?.error;
+    const err = (parsed as { error?: { code?: string; message?: string } & Record<string, unknown> } | null)
+      ?.error;
     if (res.status === 401) sayUnauthorized();
-    throw new ApiError(res.status, err?.code ?? `http_${res.status}`, err?.message ?? `HTTP ${res.status}`);
+    throw new ApiError(
+      res.status,
+      err?.code ?? `http_${res.status}`,
+      err?.message ?? `HTTP ${res.status}`,
+      err ?? {},
+    );
   }
   return parsed as T;
 }

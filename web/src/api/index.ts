@@ -8,7 +8,10 @@ export {
   teammateGoesOn,
   teammateOf,
   theirCheckpointWords,
+  theirsNeeded,
+  theirsQuestion,
   type Owners,
+  type TheirsAct,
   type Teammate,
 } from './owner-words.js';
 export { pauseWaitWords, pendingPauseWords, type PauseWaits } from './pause-words.js';

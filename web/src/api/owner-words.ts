@@ -1,3 +1,5 @@
+import { ApiError } from './api-client.js';
+
 /**
  * A teammate's workflow, as the dashboard tells it on a database a team shares: the workflow's owner (the git identity
  * it was made under) and its worktree, when the owner is not the person the server serves (`you`: the git identity
@@ -32,6 +34,29 @@ export const theirCheckpointWords = (t: Teammate, workflowId: string, checkpoint
   instead:
     'From here, Restore only the records puts back its task statuses and starts a new session; no worktree is touched.',
 });
+
+/** A person's command of a workflow that the server refuses on a teammate's unless it is meant (`"theirs": true`). */
+export type TheirsAct = 'pause' | 'resume' | 'withdraw' | 'abandon';
+const acts: Record<TheirsAct, string> = {
+  pause: 'pause it',
+  resume: 'resume it',
+  withdraw: 'withdraw its pause',
+  abandon: 'abandon it',
+};
+
+/** What the dashboard asks before it sends one of these on a teammate's workflow (docs/dashboard.md). */
+export const theirsQuestion = (owner: string, act: TheirsAct) =>
+  `This is ${owner}'s workflow, not yours: ${acts[act]} anyway? They and their agent will be told.`;
+
+/**
+ * The owner a 409 names when the workflow turned out to be a teammate's (`theirs_needed`: another client may have
+ * changed whose it is, or the page could not tell); null for any other error.
+ */
+export function theirsNeeded(e: unknown): string | null {
+  if (!(e instanceof ApiError) || e.status !== 409 || e.details['theirs_needed'] !== true) return null;
+  const owner = e.details['owner'];
+  return typeof owner === 'string' ? owner : 'a teammate';
+}
 
 /** Where a teammate's workflow goes on: with their agent, in their worktree (not in one of yours). */
 export const teammateGoesOn = (t: Teammate) =>

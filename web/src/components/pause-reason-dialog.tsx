@@ -11,10 +11,12 @@ interface Props {
   waits: PauseWaits;
   onClose: () => void;
   onConfirm: (reason: string | undefined, force: boolean) => void;
+  /** A teammate's workflow: the question whose it is (`theirsQuestion`), asked above the reason; null: yours. */
+  theirs?: string | null;
 }
 
 /** Amelia's PauseReasonDialog: an optional reason, and whether to pause now instead of at the task boundary. */
-export function PauseReasonDialog({ open, busy, running, waits, onClose, onConfirm }: Props) {
+export function PauseReasonDialog({ open, busy, running, waits, onClose, onConfirm, theirs = null }: Props) {
   const [reason, setReason] = useState('');
   const [force, setForce] = useState(false);
   // cleared once it closes, not as it opens: a reset at opening could land after the first keystrokes
@@ -27,11 +29,12 @@ export function PauseReasonDialog({ open, busy, running, waits, onClose, onConfi
     <ModalDialog
       open={open}
       title="Pause workflow"
-      submitLabel="Pause"
+      submitLabel={theirs ? 'Pause anyway' : 'Pause'}
       busy={busy}
       onClose={onClose}
       onSubmit={() => onConfirm(reason.trim() || undefined, force)}
     >
+      {theirs && <p data-testid="theirs-confirm">{theirs}</p>}
       <p className="muted">
         {waits?.turn
           ? `The pause waits for ${pauseWaitWords(waits)}, then a snapshot is taken.`

@@ -15,6 +15,7 @@ import { ErrorNote } from './error-note.js';
 import { NeedsYou, needingFirst } from './needs-you.js';
 import { OwnerCell } from './owner-cell.js';
 import { StatusBadge } from './status-badge.js';
+import { useTheirs } from './theirs-confirm.js';
 import { TimeAgo } from './time-ago.js';
 import { useToast } from './toast-provider.js';
 
@@ -23,7 +24,8 @@ import { useToast } from './toast-provider.js';
  * those an agent's hooks follow whose agent is not at work (quit, or waiting for its user): the agent's next session
  * in the worktree goes on with them, so they have no resume action (the server would refuse one). Those that wait for
  * their user to look at something come first, saying what (`needs_you`). On a database a team shares, each row names
- * its owner (`owners`); a teammate's waits for them, and goes on in their agent's sessions, in their worktree.
+ * its owner (`owners`); a teammate's waits for them, and goes on in their agent's sessions, in their worktree; its
+ * Resume asks first whether the person means it (`useTheirs`).
  */
 export function ResumableSessions({
   data,
@@ -35,6 +37,7 @@ export function ResumableSessions({
   owners: Owners;
 }) {
   const toast = useToast();
+  const meant = useTheirs();
   const [busy, setBusy] = useState<string | null>(null);
   const theirs = (s: { owner: string | null; worktree: string }) => teammateOf(s, owners.you);
   const rows = needingFirst(
@@ -42,10 +45,15 @@ export function ResumableSessions({
     (s) => (theirs(s) ? undefined : s.needs_you),
   );
 
+  // a teammate's is asked first (the server refuses it unless meant); one the server still refuses as theirs then
   const resume = async (id: string, teammate: Teammate | null) => {
+    if (teammate && !(await meant.ask(teammate.owner, 'resume'))) return;
     setBusy(id);
     try {
-      const r = await api.post<ResumeResult>(`/workflows/${seg(id)}/resume`);
+      const r = await meant.send('resume', teammate !== null, (t) =>
+        api.post<ResumeResult>(`/workflows/${seg(id)}/resume`, { theirs: t }),
+      );
+      if (r === null) return;
       toast.success(`Resumed: ${resumedWords(r, false, teammate)}`);
       navigate(hrefOf.workflow(id));
     } catch (e) {

@@ -1,12 +1,13 @@
 import { useState } from 'react';
-import { isResumable, isTerminal, type Status, type Teammate } from '../api/index.js';
+import { isResumable, isTerminal, theirsQuestion, type Status, type Teammate } from '../api/index.js';
 import type { WorkflowCommands } from '../hooks/use-workflow-commands.js';
 import { ModalDialog } from './modal-dialog.js';
 import { PauseReasonDialog } from './pause-reason-dialog.js';
 
 /**
  * The Pause (with Amelia's reason dialog), Resume and Abandon buttons of a workflow; while a requested pause waits,
- * Withdraw pause (the resume route withdraws it).
+ * Withdraw pause (the resume route withdraws it). On a teammate's workflow the Pause and Abandon dialogs say whose it
+ * is (they are the confirmation); Resume and Withdraw pause ask first (`useWorkflowCommands`).
  */
 export function WorkflowActions({
   status,
@@ -18,7 +19,7 @@ export function WorkflowActions({
   commands: WorkflowCommands;
   /** An agent's hooks follow the workflow: a Resume starts no agent, its next prompt or session goes on with it. */
   hooked?: boolean;
-  /** Another person's workflow on a database a team shares: its Resume's toast says whose, and where it goes on. */
+  /** Another person's workflow on a database a team shares: its Pause and Abandon dialogs say whose it is. */
   teammate?: Teammate | null;
 }) {
   const w = status.workflow;
@@ -44,13 +45,18 @@ export function WorkflowActions({
           type="button"
           className="btn btn-primary"
           disabled={c.busy !== null}
-          onClick={() => void c.resume(hooked, teammate)}
+          onClick={() => void c.resume(hooked)}
         >
           {c.busy === 'resume' ? 'Resuming...' : 'Resume'}
         </button>
       )}
       {canWithdraw && (
-        <button type="button" className="btn" disabled={c.busy !== null} onClick={() => void c.resume()}>
+        <button
+          type="button"
+          className="btn"
+          disabled={c.busy !== null}
+          onClick={() => void c.resume(false, true)}
+        >
           {c.busy === 'resume' ? 'Withdrawing...' : 'Withdraw pause'}
         </button>
       )}
@@ -69,18 +75,20 @@ export function WorkflowActions({
         busy={c.busy === 'pause'}
         running={running}
         waits={status.pause_waits_for}
+        theirs={teammate && theirsQuestion(teammate.owner, 'pause')}
         onClose={() => setDialog(null)}
         onConfirm={(reason, force) => void c.pause(reason, force).then(close)}
       />
       <ModalDialog
         open={dialog === 'abandon'}
         title="Abandon workflow"
-        submitLabel="Abandon"
+        submitLabel={teammate ? 'Abandon anyway' : 'Abandon'}
         submitClass="btn-danger"
         busy={c.busy === 'abandon'}
         onClose={() => setDialog(null)}
         onSubmit={() => void c.abandon(abandonReason.trim() || undefined).then(close)}
       >
+        {teammate && <p data-testid="theirs-confirm">{theirsQuestion(teammate.owner, 'abandon')}</p>}
         <p>
           An abandoned workflow is cancelled and never offered for resume again. Its history stays readable.
         </p>

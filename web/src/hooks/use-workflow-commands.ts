@@ -8,35 +8,52 @@ import {
   type PauseResult,
   type ResumeOutcome,
   type Teammate,
+  type TheirsAct,
 } from '../api/index.js';
+import { useTheirs } from '../components/theirs-confirm.js';
 import { useToast } from '../components/toast-provider.js';
 
 export type CommandName = 'pause' | 'resume' | 'abandon';
 
 export interface WorkflowCommands {
   busy: CommandName | null;
+  /** Pause, from the Pause dialog (on a teammate's workflow that dialog is the confirmation: it says whose it is). */
   pause: (reason: string | undefined, force: boolean) => Promise<boolean>;
   /**
-   * `hooked`: an agent's hooks follow the workflow (its next prompt or session goes on with it); `teammate`: it is
-   * another person's (their agent goes on with it, in their worktree).
+   * Resume, or withdraw a requested pause (`withdraw`: the same route); on a teammate's workflow asked first.
+   * `hooked`: an agent's hooks follow the workflow (its next prompt or session goes on with it).
    */
-  resume: (hooked?: boolean, teammate?: Teammate | null) => Promise<boolean>;
+  resume: (hooked?: boolean, withdraw?: boolean) => Promise<boolean>;
+  /** Abandon, from the Abandon dialog (on a teammate's workflow that dialog says whose it is). */
   abandon: (reason: string | undefined) => Promise<boolean>;
 }
 
 const message = (e: unknown) => (e instanceof ApiError ? e.message : String(e));
 
-/** Pause, resume and abandon one workflow, each ending in a toast (success or failure); true when it worked. */
-export function useWorkflowCommands(workflowId: string, onDone: () => void): WorkflowCommands {
+/**
+ * Pause, resume and abandon one workflow, each ending in a toast (success or failure); true when it worked.
+ * `teammate`: it is another person's (the server refuses these unless meant: each says it is, `theirs`, once the
+ * person confirmed; their agent goes on with a resumed one, in their worktree). A command the server still refuses as
+ * a teammate's is asked about then (`useTheirs`); a Cancel does nothing and says nothing.
+ */
+export function useWorkflowCommands(
+  workflowId: string,
+  onDone: () => void,
+  teammate: Teammate | null = null,
+): WorkflowCommands {
   const toast = useToast();
+  const theirs = useTheirs();
   const [busy, setBusy] = useState<CommandName | null>(null);
   const path = `/workflows/${seg(workflowId)}`;
+  const mine = teammate === null;
 
   const run = useCallback(
-    async (name: CommandName, act: () => Promise<string>, fail: string) => {
+    async (name: CommandName, act: TheirsAct, send: (theirs: boolean) => Promise<string>, fail: string) => {
       setBusy(name);
       try {
-        toast.success(await act());
+        const said = await theirs.send(act, !mine, send);
+        if (said === null) return false;
+        toast.success(said);
         return true;
       } catch (e) {
         toast.error(`${fail}: ${message(e)}`);
@@ -46,7 +63,7 @@ export function useWorkflowCommands(workflowId: string, onDone: () => void): Wor
         onDone();
       }
     },
-    [toast, onDone],
+    [toast, onDone, theirs, mine],
   );
 
   return {
@@ -54,8 +71,9 @@ export function useWorkflowCommands(workflowId: string, onDone: () => void): Wor
     pause: (reason, force) =>
       run(
         'pause',
-        async () => {
-          const r = await api.post<PauseResult>(`${path}/pause`, { reason, force });
+        'pause',
+        async (t) => {
+          const r = await api.post<PauseResult>(`${path}/pause`, { reason, force, theirs: t });
           if (r.outcome === 'requested')
             return `Pause requested: waiting for ${pauseWaitWords({ tasks: r.waiting_for, turn: r.waiting_for_turn })}`;
           if (r.outcome === 'already_requested')
@@ -65,23 +83,28 @@ export function useWorkflowCommands(workflowId: string, onDone: () => void): Wor
         },
         'Failed to pause workflow',
       ),
-    resume: (hooked = false, teammate = null) =>
-      run(
+    resume: async (hooked = false, withdraw = false) => {
+      const act = withdraw ? 'withdraw' : 'resume';
+      if (teammate && !(await theirs.ask(teammate.owner, act))) return false;
+      return run(
         'resume',
-        async () => {
+        act,
+        async (t) => {
           // on a workflow still in progress with a pause requested, the request is withdrawn
-          const r = await api.post<ResumeOutcome>(`${path}/resume`);
+          const r = await api.post<ResumeOutcome>(`${path}/resume`, { theirs: t });
           if (r.outcome === 'pause_withdrawn')
             return `Pause request withdrawn${r.pause_request.reason ? ` ("${r.pause_request.reason}")` : ''}: the workflow goes on`;
           return `Workflow resumed: ${resumedWords(r, hooked, teammate)}`;
         },
         'Failed to resume workflow',
-      ),
+      );
+    },
     abandon: (reason) =>
       run(
         'abandon',
-        async () => {
-          await api.post(`${path}/abandon`, { reason });
+        'abandon',
+        async (t) => {
+          await api.post(`${path}/abandon`, { reason, theirs: t });
           return 'Workflow abandoned';
         },
         'Failed to abandon workflow',

@@ -75,7 +75,10 @@ export function WorkflowPage({ id, snapshotId }: { id: string; snapshotId: strin
   const timeline = useApi<Timeline>(`${base}/sessions`, alive);
   const view = useApi<{ workflow: Workflow }>(base, refresh);
   const reload = useCallback(() => setManual((n) => n + 1), []);
-  const commands = useWorkflowCommands(id, reload);
+  // another person's workflow on a database a team shares: named theirs, going on in their agent's sessions; its
+  // pause, resume and abandon are asked first (the server refuses them unless meant)
+  const teammate = status.data ? teammateOf(status.data.workflow, status.data.you) : null;
+  const commands = useWorkflowCommands(id, reload, teammate);
   // Workers starting and stopping write no event of this workflow: while its queued work waits, the page asks again.
   const waiting = status.data?.queue?.state === 'waiting';
   useEffect(() => {
@@ -105,8 +108,6 @@ export function WorkflowPage({ id, snapshotId }: { id: string; snapshotId: strin
   const s = status.data;
   if (!s) return <Spinner label="loading the workflow" />;
   const w = s.workflow;
-  // another person's workflow on a database a team shares: named theirs, going on in their agent's sessions
-  const teammate = teammateOf(w, s.you);
   // The session-resumption design: while the agent's executor starts, the workspace panels are disabled.
   const starting = session.data?.executor_status === 'starting';
   const latest = s.snapshots[s.snapshots.length - 1];
@@ -249,7 +250,7 @@ export function WorkflowPage({ id, snapshotId }: { id: string; snapshotId: strin
             <SessionStatusPanel
               session={session.data}
               busy={commands.busy !== null}
-              onResume={() => void commands.resume(false, teammate)}
+              onResume={() => void commands.resume()}
               hooked={s.following_agent !== null}
             />
           )}
