@@ -149,6 +149,17 @@ describe.runIf(process.platform === 'linux')('dashboard: whose each workflow is 
     expect(await anaStatus()).toMatchObject({
       teammate_act: { by: BEN, reason: 'ben checks the login fix' },
     });
+    // its Abandon dialog asks the same; Cancel leaves it as it was
+    await p.getByRole('button', { name: 'Abandon', exact: true }).click();
+    const abandon = p.getByRole('dialog', { name: 'Abandon workflow' });
+    await waitForText(
+      abandon.getByTestId('theirs-confirm'),
+      `This is ${ANA}'s workflow, not yours: abandon it anyway?`,
+    );
+    expect(await abandon.getByRole('button', { name: 'Abandon anyway' }).count()).toBe(1);
+    await abandon.getByRole('button', { name: 'Cancel' }).click();
+    await abandon.waitFor({ state: 'hidden', ...wait });
+    expect(await anaStatus()).toMatchObject({ status: 'paused' });
     const bens = (await baton(ben, 'status', '--json')).json<{ workflow: { id: string } }>().workflow.id;
     await p.goto(`${server.url}/#/workflows/${bens}`);
     await p.locator(`[data-workflow="${bens}"]`).waitFor(wait);
