@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { batonBin } from './cli.js';
 import { hermeticEnv } from './hermetic-env.js';
@@ -20,7 +21,25 @@ export interface ServerProcess {
   stop: () => Promise<void>;
 }
 
-/** Starts the built `baton serve --port 0` as a real child process and waits for its URL. */
+let oneIdentity: string | null = null;
+
+/**
+ * A git global config naming the identity makeRepo gives every repository (test@baton.invalid): a server started
+ * outside the repositories (in its home) works as the one person whose work they hold, as on a person's own machine,
+ * not as whatever identity the machine running the tests has globally.
+ */
+function personsGitConfig(): string {
+  if (oneIdentity) return oneIdentity;
+  const file = join(mkdtempSync(join(tmpdir(), 'baton-gitconfig-')), 'gitconfig');
+  writeFileSync(file, '[user]\n\tname = Baton Test\n\temail = test@baton.invalid\n');
+  oneIdentity = file;
+  return file;
+}
+
+/**
+ * Starts the built `baton serve --port 0` as a real child process and waits for its URL. Unless the test gives the
+ * server a HOME or a git config of its own (a teammate's, or none), its git identity is makeRepo's (`personsGitConfig`).
+ */
 export function startServerProcess(
   home: string,
   opts: { args?: string[]; env?: Record<string, string | undefined>; cwd?: string; umask000?: boolean } = {},
@@ -29,7 +48,14 @@ export function startServerProcess(
     const argv = [batonBin, 'serve', '--port', '0', ...(opts.args ?? [])];
     const spawnOpts = {
       cwd: opts.cwd ?? (opts.umask000 ? undefined : home),
-      env: hermeticEnv({ BATON_HOME: home, BATON_CHECK_RESPONSES: '1', ...opts.env }),
+      env: hermeticEnv({
+        BATON_HOME: home,
+        BATON_CHECK_RESPONSES: '1',
+        ...(opts.env && ('HOME' in opts.env || 'GIT_CONFIG_GLOBAL' in opts.env)
+          ? {}
+          : { GIT_CONFIG_GLOBAL: personsGitConfig() }),
+        ...opts.env,
+      }),
       stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'],
     };
     // under `umask 000` (through /bin/sh) when asked: files must get their modes whatever the umask
