@@ -39,8 +39,14 @@ export function nextTeammateAct(
  * Why a person's pause, resume or abandon of a teammate's workflow is refused: whose it is, and how to do it anyway
  * (`--theirs` on the CLI, `theirs: true` over the API). `verb`: pause, resume, abandon.
  */
-export const theirWorkflowRefusal = (w: { id: string; owner: string }, verb: string, asker: string | null) =>
-  `${w.id} is ${w.owner}'s workflow, not yours (${asker ?? 'no git identity set here'}): a ${verb} would change their live work without telling them first, so nothing was done. To ${verb} it anyway: \`baton ${verb} -w ${w.id} --theirs\` (over the API: \`"theirs": true\`); ${w.owner} is then told who did it`;
+const doing = { pause: 'pausing', resume: 'resuming', abandon: 'abandoning' } as const;
+
+export const theirWorkflowRefusal = (
+  w: { id: string; owner: string },
+  verb: keyof typeof doing,
+  asker: string | null,
+) =>
+  `${w.id} is ${w.owner}'s workflow, not yours (${asker ?? 'no git identity set here'}): ${doing[verb]} it would change their work without telling them first, so nothing was done. To ${verb} it anyway: \`baton ${verb} -w ${w.id} --theirs\` (over the API: \`"theirs": true\`); ${w.owner} is then told who did it`;
 
 /**
  * The teammate act (`teammate_act`) made since the conversation of `agent` last had a session of the workflow, to tell

@@ -29,7 +29,9 @@ describe("a teammate's pause and resume of a live workflow, over one server", ()
     try {
       const refused = await over(server, t.ben, t.benEnv, 'pause', '-w', anas, '--reason', 'ben testing');
       expect(refused.code).not.toBe(0);
-      expect(refused.stderr).toContain(`${anas} is ${ANA}'s workflow, not yours (${BEN})`);
+      expect(refused.stderr).toContain(
+        `${anas} is ${ANA}'s workflow, not yours (${BEN}): pausing it would change their work without telling them first, so nothing was done`,
+      );
       expect(refused.stderr).toContain(`baton pause -w ${anas} --theirs`);
       const still = (await over(server, t.ana, t.anaEnv, 'status', '--json')).json<{ workflow: Json }>();
       expect(still.workflow).toMatchObject({ status: 'in_progress', teammate_act: null });
