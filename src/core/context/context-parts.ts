@@ -1,4 +1,4 @@
-import { LEFT_RUNNING, NOT_ANSWERED } from '../call-text.js';
+import { LEFT_RUNNING, NEVER_RETURNED, NOT_ANSWERED } from '../call-text.js';
 import { clip } from '../clip.js';
 import { isCoverageUnmet } from '../coverage-threshold.js';
 import { byIsoTime } from '../iso-order.js';
@@ -587,8 +587,10 @@ export function lastState(snap: SessionSnapshot, max: number): LastState | null 
   const own = (kind === 'compaction' ? compactionBody(newest.text) : newest.text)
     .replace(appDirective, '')
     .trim();
-  // a commit whose call never returned and git has since: said to have landed, not left to check
-  const whole = kind === 'compaction' ? own : landedCalls(own, landedCommits(snap));
+  // a commit whose call never returned and git has since: said to have landed, not left to check (the done commits
+  // are listed again only for a message that names such a call: the fit compiles the context many times)
+  const whole =
+    kind !== 'compaction' && own.includes(NEVER_RETURNED) ? landedCalls(own, landedCommits(snap)) : own;
   const fitted =
     max > 0 ? fitSummary(whole, max, { keepEnd: kind !== 'compaction' }) : { text: '', cut: whole.length };
   const waitingOn = waitsOn(newest.text);
