@@ -137,6 +137,42 @@ describe('the commits already done, read from git', () => {
     expect(now).toContain(`- Branch main at ${amended.slice(0, 7)} "Add div"`);
   });
 
+  it('does not ask to check a cut-off call git shows landed; a call that did not land is still to check', async () => {
+    for (const lands of [true, false]) {
+      const { repo, baton, hook } = workspace();
+      expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
+      const one = `5a1e0000-0000-4000-8000-00000000004${lands ? 1 : 2}`;
+      const t = transcript(one);
+      await hook('SessionStart', { session_id: one, source: 'startup', transcript_path: t.path });
+      t.ask('Add mul to math.js and commit');
+      await hook('UserPromptSubmit', {
+        session_id: one,
+        transcript_path: t.path,
+        prompt: 'Add mul to math.js and commit',
+      });
+      t.todos([['Write mul', 'completed']]);
+      t.say('mul written; committing.');
+      // Claude Code died before the commit's result reached its transcript; git has it, or it never ran
+      t.bash('git add -A && git commit -m "Add mul"');
+      if (lands) commit(repo, 'math.js', 'Add mul');
+      const past = new Date(Date.now() - 5 * 60_000);
+      utimesSync(t.path, past, past);
+
+      const next = await hook('SessionStart', {
+        session_id: `${one.slice(0, -2)}5${lands ? 1 : 2}`,
+        source: 'startup',
+      });
+      const text = (JSON.parse(next.stdout) as { hookSpecificOutput: Json }).hookSpecificOutput
+        .additionalContext as string;
+      const todo = section(text, '### What to Do Next');
+      expect(todo).toContain(
+        "Every task is done, but the session ended in the middle of the agent's turn: finish what the Last State says it was doing",
+      );
+      if (lands) expect(todo).not.toContain('check whether');
+      else expect(todo).toContain('(check whether its last call ran)');
+    }
+  });
+
   it('names the commit made since the task in progress started, which the agent never marked done', async () => {
     const { repo, baton, hook } = workspace();
     expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);

@@ -521,6 +521,8 @@ export interface LastState {
   waiting_on?: ('commands' | 'sub_agents')[];
   /** The checkpoint `baton recover` went back to after it was said: what it tells of after that checkpoint is undone. */
   undone_by: string | null;
+  /** Every call the last message names as never returned is known to have run (a commit git has): none to check. */
+  calls_landed?: true;
 }
 
 /** Tasks named in a last state's `since` before the rest become a count. */
@@ -589,8 +591,11 @@ export function lastState(snap: SessionSnapshot, max: number): LastState | null 
     .trim();
   // a commit whose call never returned and git has since: said to have landed, not left to check (the done commits
   // are listed again only for a message that names such a call: the fit compiles the context many times)
-  const whole =
-    kind !== 'compaction' && own.includes(NEVER_RETURNED) ? landedCalls(own, landedCommits(snap)) : own;
+  const calls =
+    kind !== 'compaction' && own.includes(NEVER_RETURNED)
+      ? landedCalls(own, landedCommits(snap))
+      : { text: own, all_landed: false };
+  const whole = calls.text;
   const fitted =
     max > 0 ? fitSummary(whole, max, { keepEnd: kind !== 'compaction' }) : { text: '', cut: whole.length };
   const waitingOn = waitsOn(newest.text);
@@ -617,6 +622,7 @@ export function lastState(snap: SessionSnapshot, max: number): LastState | null 
               ? 'asked'
               : null,
     ...(waitingOn.length ? { waiting_on: waitingOn } : {}),
+    ...(calls.all_landed ? { calls_landed: true } : {}),
   };
 }
 

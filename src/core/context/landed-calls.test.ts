@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { DoneCommit } from './done-commits.js';
-import { landedCalls } from './landed-calls.js';
+import { landedCalls as landed } from './landed-calls.js';
+
+const landedCalls = (text: string, commits: DoneCommit[]) => landed(text, commits).text;
 
 const gitOnly = (hash: string, subject: string): DoneCommit => ({
   hash,
@@ -25,10 +27,12 @@ describe('the calls cut off before they returned, with what git shows of them', 
     expect(landedCalls(open(heredoc), [gitOnly('def5678', 'Fix the PATH in the image')])).toContain(
       `\`${heredoc}\` (it landed: commit def5678)`,
     );
+    expect(landed(open('Bash: git commit -m "wip"'), [gitOnly('abc1234', 'wip')]).all_landed).toBe(true);
   });
 
   it('leaves the others to check, and a call whose commit git does not have, or a transcript reported', () => {
     const two = open('Bash: git commit -m "Add mul"', 'Bash: npm test');
+    expect(landed(two, [gitOnly('aaa1111', 'Add mul')]).all_landed).toBe(false);
     expect(landedCalls(two, [gitOnly('aaa1111', 'Add mul')])).toBe(
       'Committing.\n\nThe transcript ends before these calls returned (check whether the other ran): `Bash: git commit -m "Add mul"` (it landed: commit aaa1111); `Bash: npm test`',
     );

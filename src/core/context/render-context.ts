@@ -422,6 +422,8 @@ function nextWork(c: ResumeContext): string {
     ? `task "${c.next.task_id}: ${c.next.title}"${since ? ` (${since})` : ''}`
     : null;
   const left = c.interrupted ? null : (c.last_state?.left ?? null);
+  // a call it left open is checked first, unless git shows every one of them landed
+  const checkCall = c.last_state?.calls_landed ? '' : ' (check whether its last call ran)';
   const undone = c.last_state?.undone_by;
   if (undone) {
     // the work went back to a checkpoint after the agent's last word: what that word tells of since is not there
@@ -490,7 +492,7 @@ function nextWork(c: ResumeContext): string {
     return `Continue from ${task}, unless the compaction's summary (${said}), newer than the task list, says it is done.`;
   // the list stood still while the agent worked on (Codex agents often stop updating their plan): its message leads
   if (task && c.next.list_behind && left === 'mid_turn' && c.last_state?.kind === 'last_message')
-    return `The session ended in the middle of the agent's turn, and its last message (${said}) is newer than the task list: finish what it says it was doing (check whether its last call ran), then continue from ${task} unless that message shows it done.`;
+    return `The session ended in the middle of the agent's turn, and its last message (${said}) is newer than the task list: finish what it says it was doing${checkCall}, then continue from ${task} unless that message shows it done.`;
   // a task that failed is not simply taken up again: what made it fail comes first, unless its agent was killed from
   // outside (a person, an out-of-memory kill): nothing it did is known to be wrong, and what it left is where to go on
   const failed = c.pending_tasks.find((t) => t.id === c.next.task_id && t.status === 'failed');
@@ -528,7 +530,7 @@ function nextWork(c: ResumeContext): string {
       : `${allDone}: unless ${theLast} names work left, ask the user what comes next.`;
   // the list is done, yet the agent was still at work: what it announced last may not be
   return left === 'mid_turn'
-    ? `${allDone}, but the session ended in the middle of the agent's turn: finish what ${theLast} says it was doing (check whether its last call ran).`
+    ? `${allDone}, but the session ended in the middle of the agent's turn: finish what ${theLast} says it was doing${checkCall}.`
     : `${allDone}.`;
 }
 
