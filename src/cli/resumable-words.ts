@@ -1,14 +1,17 @@
 import { isTerminal } from '../core/index.js';
+import type { NextStep } from '../core/index.js';
 import type { WorkflowStatus } from '../core/schemas/workflow.js';
 
 /**
  * Whether a workflow can be resumed, in words, as `baton sessions` and `baton session-status` say it: "no" only for
- * one that is over; one in progress or not started has nothing to resume (a "no" there reads as "stuck").
+ * one that is over; one in progress or not started has nothing to resume (a "no" there reads as "stuck"); one in
+ * progress that Baton's driver runs and nothing runs now says what goes on with it (`next_step`).
  */
 export const resumableWords = (r: {
   resumable: boolean;
   continued_by: string | null;
   status: WorkflowStatus;
+  next_step?: NextStep | null;
 }) =>
   r.continued_by
     ? `yes: ${r.continued_by}`
@@ -18,7 +21,9 @@ export const resumableWords = (r: {
         ? 'no'
         : r.status === 'pending'
           ? 'not started'
-          : 'not stopped';
+          : r.next_step
+            ? `no resume needed; nothing runs it: ${r.next_step.command ? `\`${r.next_step.command}\`` : 'queued for the workers'}`
+            : 'not stopped';
 
 /** Why a session needs no resume or cannot have one, in words (`resume_reason`). */
 export const resumeReasonWords = {

@@ -558,7 +558,8 @@ export class Queries {
   ) {
     const all = await this.store.listWorkflows();
     const now = this.now();
-    return all.map((s) => {
+    const steps = await Promise.all(all.map((s) => nextStep(this.store, s, this.options.watch?.ports)));
+    return all.map((s, i) => {
       const c = taskCounts(s.tasks);
       const gone = agentGone?.(s) ?? false;
       return {
@@ -569,6 +570,8 @@ export class Queries {
         progress: progressPercent(c),
         sessions: s.session_count,
         ...resumability(s, now, gone),
+        /** What goes on with one Baton's driver runs while nothing runs it (`baton run -w <id>`, a worker's queue). */
+        next_step: steps[i] ?? null,
         worktree: s.worktree,
         /** Whose it is on a database a team shares (the git identity it was made under); null: anyone's. */
         owner: s.owner ?? null,

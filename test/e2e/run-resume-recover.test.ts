@@ -252,6 +252,16 @@ describe('a `baton run` killed, then read first by any command', () => {
     const ss = (await ws.cli(['session-status'])).json<SessionStatus>();
     expect(ss.is_agent_running).toBe(false);
     expect(ss.agent_running_note).toContain(`baton run -w ${id}`);
+    // the sessions table neither calls it "not stopped" nor counts it among those the hooks follow
+    const sessions = await ws.human(['sessions']);
+    expect(sessions.stdout).toContain(
+      `1 workflow is run by \`baton run\` and nothing runs it now: \`baton run -w ${id}\` goes on with it`,
+    );
+    expect(sessions.stdout).toContain(`no resume needed; nothing runs it: \`baton run -w ${id}\``);
+    expect(sessions.stdout).not.toContain('not stopped');
+    expect(sessions.stdout).not.toContain('hooks follow');
+    const rows = (await ws.cli(['sessions'])).json<{ sessions: { next_step: NextStep | null }[] }>();
+    expect(rows.sessions[0]!.next_step?.command).toBe(`baton run -w ${id}`);
   });
 });
 

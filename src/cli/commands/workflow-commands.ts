@@ -238,6 +238,8 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
           const ofYours = (r: (typeof rows)[number]) => !byOwner || !theirs.has(r.id);
           const stoppedAll = rows.filter((r) => r.resume_by === 'resume');
           const followedAll = rows.filter((r) => r.resume_by === 'next_session' && !alone.has(r.id));
+          // run by `baton run` and nothing runs them now: they wait for the command, not for a resume
+          const idle = rows.filter((r) => r.next_step?.command && ofYours(r));
           const stopped = stoppedAll.filter(ofYours).length;
           const followed = followedAll.filter(ofYours).length;
           const plural = (n: number) => (n > 1 ? 's' : '');
@@ -249,6 +251,10 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
               `${stopped} workflow${plural(stopped)}${yours} can be resumed (baton resume -w <id>)${teammates(stoppedAll.length - stopped)}`,
             (followed || followedAll.length) &&
               `${followed} workflow${plural(followed)}${yours} go${followed > 1 ? '' : 'es'} on in the next session of the agent whose hooks follow ${followed > 1 ? 'them' : 'it'}, started in ${followed > 1 ? 'their' : 'its'} worktree (no \`baton resume\` needed)${teammates(followedAll.length - followed)}`,
+            idle.length &&
+              (idle.length === 1
+                ? `1 workflow${yours} is run by \`baton run\` and nothing runs it now: \`${idle[0]!.next_step!.command}\` goes on with it`
+                : `${idle.length} workflows${yours} are run by \`baton run\` and nothing runs them now: \`baton run -w <id>\` goes on with each`),
           ].filter(Boolean);
           return [
             ...(head.length ? [`${head.join('\n')}\n`] : []),

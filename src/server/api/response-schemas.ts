@@ -440,6 +440,8 @@ export const SessionsTable = z
         resumable: z.boolean(),
         resume_by: z.enum(['resume', 'next_session']).nullable(),
         continued_by: z.string().nullable(),
+        /** What goes on with one Baton's driver runs while nothing runs it; absent from an older server. */
+        next_step: NextStepSchema.nullable().optional(),
         worktree: z.string(),
         /** The git identity it was made under (whose it is on a shared database); null: anyone's. */
         owner: z.string().nullable(),
