@@ -36,6 +36,7 @@ import {
   limitStop,
   apiErrorStop,
   turnStoppedBy,
+  doneWhileOpen,
   finishedWork,
   heldByErrors,
   type GitCapture,
@@ -365,6 +366,8 @@ export class Queries {
       ...followedBy(s, this.options),
       /** Why the next new agent conversation here completes it as it stands (its session ended, or idle); null: not. */
       completes_at_next_start: finishedWork(s, this.now()),
+      /** What is done when only its open conversation keeps the work from being over (quit or /clear ends it). */
+      done_while_open: doneWhileOpen(s, this.now()),
       /**
        * What alone keeps the next new conversation from completing it: its open errors (it would, were they resolved),
        * with how to resolve one that no longer applies; null when none holds it, or something else does too.

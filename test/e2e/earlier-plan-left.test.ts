@@ -68,6 +68,10 @@ describe('an earlier plan no later list took up', () => {
       'left behind: T2, T3 are left from an earlier plan, never taken up again by a later list: check whether they are still needed (T2 Fix the failing checks; T3 Push the fix)',
     );
     expect(status).toContain('ready to start: none');
+    // the work is done while its conversation goes on: how this workflow ends is said, not only "next task: none"
+    expect(status).toContain(
+      "work done: every other task is finished (T2, T3 are left from an earlier plan, never taken up again by a later list: check whether they are still needed); the workflow stays open while the agent's conversation goes on (a new request adds to it): quit or /clear the agent, and its next conversation here completes this workflow and starts a new one (`baton complete` completes it now)",
+    );
     // the dashboard says them as the status does: left from an earlier plan, to check, not the next task
     const id = (await baton(['status', '--json'])).json<{ workflow: { id: string } }>().workflow.id;
     await onWorkflowPage(env, repo, id, async (page) => {
@@ -86,6 +90,7 @@ describe('an earlier plan no later list took up', () => {
       '### What to Do Next\nEvery other task is finished; T2, T3 are left from an earlier plan, never taken up again by a later list: check whether they are still needed.',
     );
     await b.hook('SessionEnd', { reason: 'exit' });
+    expect((await baton(['status'])).stdout).not.toContain('work done:');
     expect((await baton(['status'])).stdout).toMatch(
       /work over: every other task is finished \(T2, T3 are left from an earlier plan, never taken up again by a later list: check whether they are still needed\) and Codex session \S+ ended \(exit\)/,
     );

@@ -115,6 +115,8 @@ type Status = {
   /** The worktree's other incomplete workflows, when this one was taken for its conversation being at work last. */
   also_open?: AlsoOpen[];
   completes_at_next_start: string | null;
+  /** Absent from an older server. */
+  done_while_open?: string | null;
   not_over: string | null;
   next_step: NextStep | null;
   queue: QueueStanding | null;
@@ -390,6 +392,12 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
             ...(!gone.length && s.completes_at_next_start
               ? [
                   `work over: ${s.completes_at_next_start}, so the next new agent conversation here completes this workflow and starts a new one${s.workflow.status === 'paused' ? '' : ' (`baton complete` completes it now)'}`,
+                ]
+              : []),
+            // the work is done, its conversation not: the workflow stays open while it goes on, and how it ends is said
+            ...(!gone.length && s.done_while_open
+              ? [
+                  `work done: ${s.done_while_open}; the workflow stays open while the agent's conversation goes on (a new request adds to it): quit or /clear the agent, and its next conversation here completes this workflow and starts a new one (\`baton complete\` completes it now)`,
                 ]
               : []),
             // the work is done and its conversation ended, but an error is open: said, or the workflow stays open unexplained

@@ -5,7 +5,7 @@ import type { WorkflowState } from '../schemas/state.js';
 import { endAgentSession, endAgentTurn, linkAgentSession } from './agent-session.js';
 import { syncAgentTasks } from './agent-tasks.js';
 import { freshWorkflow } from '../../../test/helpers/fresh-workflow.js';
-import { finishedWork, finishWork, heldByErrors } from './finished-work.js';
+import { doneWhileOpen, finishedWork, finishWork, heldByErrors } from './finished-work.js';
 import { pause } from './pause.js';
 import { recordError, recordSummary, recordTestRun } from './records.js';
 import { recordRequest } from './requests.js';
@@ -39,6 +39,27 @@ const ended = (s: WorkflowState, agent = s1) => {
   endAgentSession(d, agent, 'prompt_input_exit');
   return d.state;
 };
+
+describe('doneWhileOpen', () => {
+  it('says what is done while only the open conversation keeps the work from being over', () => {
+    const open = followed(['completed', 'completed']);
+    expect(finishedWork(open, now)).toBeNull();
+    expect(doneWhileOpen(open, now)).toBe('all 2 of its tasks are done');
+    // over once the conversation ends: said as work over, not as done while open
+    expect(doneWhileOpen(ended(open), now)).toBeNull();
+    // a task left, or a failing test, holds it whatever the conversation does
+    expect(doneWhileOpen(followed(['completed', 'pending']), now)).toBeNull();
+    const d = next(open);
+    recordTestRun(d, {
+      phase: 'red',
+      failing_tests: ['parser > reads a BOM'],
+      expected_failures: [],
+      last_test_command: 'npx vitest run',
+      last_test_output_summary: '1 failed',
+    });
+    expect(doneWhileOpen(d.state, now)).toBeNull();
+  });
+});
 
 describe('finishedWork', () => {
   it("is over when every task of the agent's list is done and its session ended", () => {

@@ -82,6 +82,21 @@ export function finishedWork(s: WorkflowState, now: string, over: ConversationsO
 }
 
 /**
+ * The work of a workflow the hooks follow is done while its agent's conversation goes on: what is done (`workDone`'s
+ * words), when nothing but that open conversation keeps `finishedWork` from taking it as over (once the user quits or
+ * clears it, the next new conversation here completes it). Null when it is over already, its last session ended, or
+ * something else holds it (a task left, a failing test, an open error, a question to the user).
+ */
+export function doneWhileOpen(s: WorkflowState, now: string): string | null {
+  const last = s.sessions.at(-1);
+  if (!last || last.ended_at !== null || finishedWork(s, now) !== null) return null;
+  const ended = { ...last, ended_at: now, end_reason: 'its conversation ended' };
+  return finishedWork({ ...s, sessions: [...s.sessions.slice(0, -1), ended] }, now) === null
+    ? null
+    : workDone(s);
+}
+
+/**
  * Paused with no task of the agent's list under way, nor ended since (a task in progress when the pause took effect
  * would end after it): the pause came once the work of its list was done. Without a list, what was under way is not
  * known: such a pause is resumed.

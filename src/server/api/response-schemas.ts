@@ -345,6 +345,8 @@ export const Status = z
     conversation_open: z.boolean().nullable(),
     /** Why the next new agent conversation here completes it as it stands (its session ended, or idle); null: not. */
     completes_at_next_start: z.string().nullable(),
+    /** What is done when only its agent's open conversation keeps the work from being over (a quit or /clear ends it). */
+    done_while_open: z.string().nullable(),
     /** What alone keeps it from being over: its open errors (it would be, were they resolved); null: nothing alone. */
     not_over: z.string().nullable(),
     warnings: z.array(z.string()),
