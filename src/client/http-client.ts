@@ -37,6 +37,7 @@ const recordPaths: Record<RecordInput['kind'], string> = {
   side_effect: 'records',
   summary: 'records',
   resolution: 'records',
+  ci: 'records',
   request: 'requests',
 };
 
@@ -311,7 +312,12 @@ export class HttpClient implements BatonClient {
   }
 
   async record<I extends RecordInput>(ref: Ref, input: I): Promise<RecordResult<I['kind']>> {
-    if (input.kind === 'side_effect' || input.kind === 'summary' || input.kind === 'resolution') {
+    if (
+      input.kind === 'side_effect' ||
+      input.kind === 'summary' ||
+      input.kind === 'resolution' ||
+      input.kind === 'ci'
+    ) {
       // kinds without an endpoint of their own go through the batch endpoint, which answers with a count
       const out = await this.recordBatch(ref, [input]);
       return { workflow_id: out.workflow_id, kind: input.kind, record: null };

@@ -58,6 +58,7 @@ export function buildSnapshot(s: WorkflowState, input: SnapshotInput): SessionSn
       : {}),
     reviewer_feedback: s.open_feedback.length ? s.open_feedback : null,
     test_state: s.test_state,
+    ci_state: s.ci_state ?? null,
     usage: input.session ? usageOfTotals(input.session.usage ?? emptyTotals()) : s.usage,
     recent_history: s.recent_history.map((h) => h.text),
     requests: s.recent_requests ?? [],

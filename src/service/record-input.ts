@@ -12,6 +12,7 @@ import {
   recordSummary,
   recordRequest,
   recordTestRun,
+  recordCi,
   recordUsage,
   resolveError,
   sameLimit,
@@ -24,6 +25,7 @@ import {
   type SideEffectKind,
   type Summary,
   type TestState,
+  type CiState,
   type UsageMetrics,
   type UserRequest,
 } from '../core/index.js';
@@ -37,6 +39,8 @@ export type RecordInput =
   | { kind: 'error'; error: Omit<ErrorRecord, 'id' | 'timestamp'>; at?: string | null }
   | { kind: 'history'; text: string; task_id: string | null; source: string | null; at?: string | null }
   | { kind: 'test'; test: Omit<TestState, 'last_test_run_at'>; at?: string | null }
+  /** A CI report the agent read: its own fact beside the test runs (`ci_state`), never one of them. */
+  | { kind: 'ci'; ci: Omit<CiState, 'at'>; at?: string | null }
   | { kind: 'usage'; usage: UsageMetrics; source?: string }
   | { kind: 'feedback'; feedback: Omit<ReviewerFeedback, 'review_id' | 'timestamp'> }
   | {
@@ -109,6 +113,7 @@ export type RecordOutput =
   | ErrorRecord
   | HistoryEntry
   | TestState
+  | CiState
   | UsageMetrics
   | ReviewerFeedback
   | UserRequest
@@ -136,6 +141,8 @@ export function recordOne(
       return recordHistory(d, input.text, input.task_id, input.source, input.at ?? null);
     case 'test':
       return recordTestRun(d, input.test, input.at ?? null);
+    case 'ci':
+      return recordCi(d, input.ci, input.at ?? null);
     case 'usage': {
       const out = recordUsage(d, input.usage, input.source);
       const u = d.state.usage;

@@ -11,6 +11,7 @@ import type {
   ReviewerFeedback,
   Summary,
   TestState,
+  CiState,
   UsageMetrics,
 } from '../schemas/records.js';
 
@@ -158,6 +159,13 @@ export function recordTestRun(
   };
   d.emit({ type: 'test_run.recorded', data: { test_state } });
   return test_state;
+}
+
+/** A CI report the agent read: its own fact beside the test runs, which it never changes. */
+export function recordCi(d: Draft, input: Omit<CiState, 'at'>, at: string | null = null): CiState {
+  const ci: CiState = { ...input, at: at ?? d.ctx.now };
+  d.emit({ type: 'ci.reported', data: { ci } });
+  return ci;
 }
 
 /** One of the agent's own summaries (a compaction summary, its last message, a usage limit), kept whole. */

@@ -443,6 +443,12 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
         test_state: older ? s.test_state : run,
       };
     }
+    case 'ci.reported': {
+      // the newest report is where CI stands: one read late (a sub-agent's file, an older session) is history
+      const was = Date.parse(s.ci_state?.at ?? '');
+      const older = !Number.isNaN(was) && Date.parse(e.data.ci.at) < was;
+      return older ? s : { ...s, ci_state: e.data.ci };
+    }
     case 'summary.recorded': {
       const sum = e.data.summary;
       // a sub-agent's answer is a record to read back, not where the agent stands

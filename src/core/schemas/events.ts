@@ -8,6 +8,7 @@ import {
   ReviewerFeedback,
   Summary,
   TestState,
+  CiState,
   UsageMetrics,
   UserRequest,
 } from './records.js';
@@ -267,6 +268,8 @@ const eventSchema = () =>
     ev('feedback.recorded', z.object({ feedback: ReviewerFeedback })),
     ev('feedback.addressed', z.object({ review_id: z.string() })),
     ev('test_run.recorded', z.object({ test_state: TestState })),
+    /** A CI report the agent read: not a test run (the test state and its count stay), its own fact (`ci_state`). */
+    ev('ci.reported', z.object({ ci: CiState })),
     ev('summary.recorded', z.object({ summary: Summary })),
     ev(
       'usage.recorded',

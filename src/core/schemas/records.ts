@@ -88,6 +88,28 @@ export const TestState = z.object({
 });
 export type TestState = z.infer<typeof TestState>;
 
+/**
+ * What the CI service said of the checks the agent read (`gh pr checks`, `gh run view`, ...): a fact beside the local
+ * test runs, never one of them. `pass`: every check the report listed passed; `fail`: one of them failed. A report of
+ * checks still running is none.
+ */
+export const CiState = z.object({
+  outcome: z.enum(['pass', 'fail']),
+  passed: z.number().int().nonnegative(),
+  failed: z.number().int().nonnegative(),
+  /** The checks that failed, by name (the first ten). */
+  failing: z.array(z.string()),
+  /** The command that read the report (`gh pr checks 12`). */
+  command: z.string().nullable(),
+  /** The commit the checks ran on, when the report named it (`headSha`). */
+  commit: z.string().nullable(),
+  /** The report's output was cut (the transcript kept its ends): checks in its middle were not read. */
+  cut: z.boolean().optional(),
+  /** When the report was read. */
+  at: z.string(),
+});
+export type CiState = z.infer<typeof CiState>;
+
 export const UsageMetrics = z.object({
   tokens_used: z.number().int().nonnegative(),
   tokens_remaining_estimate: z.number().int().nullable(),

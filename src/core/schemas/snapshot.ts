@@ -6,6 +6,7 @@ import {
   ReviewerFeedback,
   Summary,
   TestState,
+  CiState,
   UsageMetrics,
   UserRequest,
 } from './records.js';
@@ -64,6 +65,8 @@ export const SessionSnapshot = z.object({
   open_errors_more: z.number().int().nonnegative().optional(),
   reviewer_feedback: z.array(ReviewerFeedback).nullable(),
   test_state: TestState.nullable(),
+  /** The newest CI report the agent read: said with the last local run (TDD State). */
+  ci_state: CiState.nullable().optional(),
   usage: UsageMetrics,
   recent_history: z.array(z.string()),
   /** The user's recent requests, in their words, oldest first (all of them are `request` records). */

@@ -8,6 +8,7 @@ import {
   ReviewerFeedback,
   Summary,
   TestState,
+  CiState,
   UsageMetrics,
   UsageTotals,
   UserRequest,
@@ -135,6 +136,8 @@ export const WorkflowState = z.object({
   recent_history: z.array(HistoryEntry),
   open_feedback: z.array(ReviewerFeedback),
   test_state: TestState.nullable(),
+  /** The newest CI report the agent read (`ci.reported`), beside the local test runs. */
+  ci_state: CiState.nullable().optional(),
   /** The current session's usage: totals of its readings, and the current context size (a gauge). */
   usage: UsageMetrics,
   /** The whole workflow's usage, summed over every session's readings. */

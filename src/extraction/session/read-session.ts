@@ -1,6 +1,7 @@
 import { agentSummaries, type AgentSummary } from '../../agents/agent-summaries.js';
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
 import { declinedByUser, failed } from '../rules/errors/failure.js';
+import { findCiReports, type CiReport } from './ci-reports.js';
 import { findFileEffects } from './file-effects.js';
 import { findGitEffects, type Commit, type Effect } from './git-effects.js';
 import { findRemoteEffects } from './remote-effects.js';
@@ -23,6 +24,8 @@ export interface SessionFacts {
    */
   effects: Effect[];
   test_runs: TestRun[];
+  /** What CI said of the checks the agent read (`gh pr checks`, `gh run view`): beside the test runs, never one. */
+  ci_reports: CiReport[];
   /**
    * Every compaction summary, then the agent's last message (each kept whole), then the usage-limit notice and the
    * user's interruption the entries end on, when they do (src/agents/agent-summaries.ts, which `baton run` reads its agent's output with).
@@ -51,6 +54,7 @@ export function readSession(
     commits: git.commits,
     effects,
     test_runs: findTestRuns(entries),
+    ci_reports: findCiReports(entries),
     // the last calls judged as the errors are, so the two say the same of a call
     summaries: agentSummaries(entries, { fromStart: opts.fromStart, failed, declined: declinedByUser }),
   };

@@ -222,7 +222,7 @@ async function subAgentWork(ctx: HookContext, ref: Ref, path: string): Promise<s
       for (let attempt = 1; ; attempt++)
         try {
           const r = await importTranscriptFile(ctx.client, ref, file, 'claude-code', {
-            only: ['test', 'side_effect', 'resolution'],
+            only: ['test', 'ci', 'side_effect', 'resolution'],
           });
           if (r.new_entries) read += 1;
           break;

@@ -6,7 +6,7 @@ import type { RecordInput } from '../../service/index.js';
 import { importTranscript, knownOf } from './transcript-import.js';
 
 /** What of a run's reading the runner does not record live: the rest (tool calls, effects, words) it records as they come. */
-const readAfter = new Set<RecordInput['kind']>(['decision', 'error', 'resolution', 'test']);
+const readAfter = new Set<RecordInput['kind']>(['decision', 'error', 'resolution', 'test', 'ci']);
 
 /**
  * What an agent run that `baton run` drove did, read from its whole output as a transcript's import reads it (one

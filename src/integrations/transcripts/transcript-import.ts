@@ -342,6 +342,7 @@ export async function importTranscript(
     commits: all.commits.filter((c) => isNew(c.line)),
     effects: all.effects.filter((e) => isNew(e.line)),
     test_runs: all.test_runs.filter((t) => isNew(t.line)),
+    ci_reports: all.ci_reports.filter((r) => isNew(r.line)),
     // a last message read for context (before this piece) is news when calls of this piece after it never returned:
     // the piece changes what it says, as one import of the whole transcript would have said it
     summaries: all.summaries.filter(
@@ -417,6 +418,12 @@ export async function importTranscript(
         runner: run.runner,
       },
     });
+  }
+  // the newest CI report of the piece is where CI stands (the state keeps the newest): the earlier ones are history
+  const ci = facts.ci_reports.at(-1);
+  if (ci) {
+    const { line, at, ...report } = ci;
+    add(line, { kind: 'ci', at, ci: report });
   }
   const ledger = new Map(
     known.side_effects.map((e) => [sideEffectKey(e.kind, e.summary), e.timestamp ?? null]),

@@ -57,6 +57,19 @@ const BatchItem = z.discriminatedUnion('kind', [
     notes: z.string().max(20_000).nullable(),
   }),
   z.strictObject({ kind: z.literal('request'), ...RequestBody.shape }),
+  z.strictObject({
+    kind: z.literal('ci'),
+    ci: z.strictObject({
+      outcome: z.enum(['pass', 'fail']),
+      passed: z.number().int().nonnegative(),
+      failed: z.number().int().nonnegative(),
+      failing: z.array(z.string().max(500)).max(50),
+      command: z.string().max(2000).nullable(),
+      commit: z.string().max(64).nullable(),
+      cut: z.boolean().optional(),
+    }),
+    at: At,
+  }),
 ]);
 
 /** The compiled context, its verified handoff, snapshots on demand and batched records (imports, hooks, MCP). */

@@ -55,10 +55,13 @@ export function ciChecks(output: string): { name: string; status: Status }[] {
   return out.filter((c) => !seen.has(c.name) && seen.add(c.name));
 }
 
-const readsCi = (e: TranscriptEntry) =>
-  shellCommands(e).some((c) =>
-    commandParts(c).some((p) => /^gh (?:pr (?:checks|view)|run (?:list|view|watch))\b/.test(p)),
-  );
+/** The command of a tool result that reads CI with the GitHub CLI (`gh pr checks 12`, `gh run view`, ...). */
+export const ciCommandOf = (e: TranscriptEntry): string | null =>
+  shellCommands(e)
+    .flatMap((c) => commandParts(c))
+    .find((p) => /^gh (?:pr (?:checks|view)|run (?:list|view|watch))\b/.test(p)) ?? null;
+
+const readsCi = (e: TranscriptEntry) => ciCommandOf(e) !== null;
 
 /**
  * What `gh run view --log-failed` printed (the logs of failed steps only, `job<TAB>step<TAB>time message` a line, kept
@@ -81,6 +84,43 @@ const causeShape = (cause: string) => cause.replace(/\b[0-9a-f]*\d[0-9a-f]*\b/gi
 
 const readsFailedLogs = (e: TranscriptEntry) =>
   shellCommands(e).some((c) => /\bgh run view\b[^|;&]*--log-failed\b/.test(c));
+
+/**
+ * The checks a CI report (a tool result that `readsCi`) names with their status, a failed job's log counting as its
+ * job failing, and that log's cause: what the errors and the CI state both read of it.
+ */
+export function reportedChecks(e: TranscriptEntry): {
+  checks: { name: string; status: Status }[];
+  cause: string | null;
+} {
+  const logs = readsFailedLogs(e) ? failedJobLogs(e.text) : { jobs: [], cause: null };
+  return {
+    checks: [...ciChecks(e.text), ...logs.jobs.map((name) => ({ name, status: 'fail' as const }))],
+    cause: logs.cause,
+  };
+}
+
+const pendingWord = /^(?:pending|queued|in_progress|waiting|requested|expected|action_required)$/i;
+
+/**
+ * Whether a CI report lists a check still running: gh's JSON (`"bucket": "pending"`, `"state": "IN_PROGRESS"`, a job's
+ * `"status": "queued"`), its tables (`gh pr checks`: `name<TAB>pending<TAB>`; `gh run list`: `in_progress<TAB>`), a
+ * `name: IN_PROGRESS` line (a `--jq` of names and states), or a
+ * job gh prints for a person without a result (`* build (ID 87532975419)`). Such a report says nothing yet of how CI
+ * stands, unless a check of it failed already.
+ */
+export function listsPending(output: string): boolean {
+  for (const m of output.matchAll(/\{[^{}]*\}/g)) {
+    const words = [...m[0].matchAll(/"(?:bucket|state|status)"\s*:\s*"(\w+)"/g)].map((w) => w[1] ?? '');
+    if (words.some((w) => pendingWord.test(w))) return true;
+  }
+  return (
+    /^[^\t\n]{1,80}\tpending\t/m.test(output) ||
+    /^[\w .()/-]{1,80}: (?:IN_PROGRESS|PENDING|QUEUED|WAITING|EXPECTED|pending)\s*$/m.test(output) ||
+    /^(?:in_progress|queued|pending|waiting|requested)\t/m.test(output) ||
+    /^\* .{1,80}? \(ID \d+\)\s*$/mu.test(output)
+  );
+}
 
 /** How a failure of checks is said: the checks, and the line of a failed job's log that explains it. */
 const ciMessage = (names: Iterable<string>, cause: string | null) =>
@@ -136,8 +176,7 @@ function followCi(
     if (e.sidechain) continue;
     if (e.role === 'user' && e.kind === 'text' && !e.queued) open = null;
     if (e.kind !== 'tool_result' || !readsCi(e)) continue;
-    const logs = readsFailedLogs(e) ? failedJobLogs(e.text) : { jobs: [], cause: null };
-    const checks = [...ciChecks(e.text), ...logs.jobs.map((name) => ({ name, status: 'fail' as const }))];
+    const { checks, cause } = reportedChecks(e);
     for (const check of checks.filter((c) => c.status === 'pass'))
       for (const err of all)
         if (!err.fix && err.names.has(check.name))
@@ -147,9 +186,9 @@ function followCi(
     if (open) {
       for (const name of failing) open.names.add(name);
       // the turn's first look named the checks; a failed job's log read after it says why
-      if (logs.cause && !open.cause) {
-        open.message = ciMessage(open.names, logs.cause);
-        open.cause = logs.cause;
+      if (cause && !open.cause) {
+        open.message = ciMessage(open.names, cause);
+        open.cause = cause;
         movedOn(open, e.line);
       }
       continue;
@@ -166,8 +205,8 @@ function followCi(
     };
     open = {
       names: new Set(failing),
-      cause: logs.cause,
-      message: ciMessage(failing, logs.cause),
+      cause,
+      message: ciMessage(failing, cause),
       fix: null,
       draft,
     };
