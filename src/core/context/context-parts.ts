@@ -15,7 +15,8 @@ import { doneCommits, type DoneCommit } from './done-commits.js';
 import { pushTarget } from './done-words.js';
 import { fitSummary } from './fit-summary.js';
 import { landedCalls } from './landed-calls.js';
-import type { Decision, TestState } from '../schemas/records.js';
+import type { CiState, Decision, TestState } from '../schemas/records.js';
+import { ciAfterRun, type CiAfterRun } from './ci-after-run.js';
 import { failingCount } from '../commands/records.js';
 import type { SessionSnapshot } from '../schemas/snapshot.js';
 import type { ContextLimits } from './resume-context.js';
@@ -462,14 +463,22 @@ export function changedSince(
   effects: readonly { kind: string; timestamp: string; summary: string }[],
   at: string | null,
 ): number {
-  if (!at) return 0;
+  return changedAfter(effects, at).length;
+}
+
+/** The file changes changedSince counts: those after `at`, prose aside. */
+export function changedAfter<E extends { kind: string; timestamp: string; summary: string }>(
+  effects: readonly E[],
+  at: string | null,
+): E[] {
+  if (!at) return [];
   const t = Date.parse(at);
   return effects.filter(
     (e) =>
       e.kind === 'file_write' &&
       Date.parse(e.timestamp) > t &&
       !proseFile.test(fileChangeOf(e.summary)?.path ?? e.summary),
-  ).length;
+  );
 }
 
 /** The user interrupted the agent's last turn: when, and the request it was on (by its first words). */
@@ -693,6 +702,8 @@ export interface Tdd {
   at: string | null;
   /** Files changed after the last run (changedSince): its result is older than them. */
   changed_since: number;
+  /** The newest CI report when it came after the last run (ciAfterRun): said with it, never counted as a run. */
+  ci: CiAfterRun | null;
   /** Tests an earlier run failed that no run since ran again (TestState `not_run_again`), as many as there is room for. */
   not_run_again: { tests: string[]; more: number; command: string | null } | null;
 }
@@ -703,8 +714,10 @@ export function tddOf(
   maxNames: number,
   commandChars = 160,
   effects: readonly { kind: string; timestamp: string; summary: string }[] = [],
+  ci: CiState | null = null,
 ): Tdd | null {
   if (!t) return null;
+  const changed = changedAfter(effects, t.last_test_run_at);
   const expected = new Set(t.expected_failures);
   // a run that failed by its coverage threshold alone records the threshold's line as its failure: no test failed
   const gate = t.failing_tests.length === 1 && !t.failed ? t.failing_tests.find(isCoverageUnmet) : undefined;
@@ -729,7 +742,8 @@ export function tddOf(
     command: t.last_test_command ? clip(inItsFolder(t.last_test_command), commandChars) : null,
     result: t.last_test_output_summary,
     at: t.last_test_run_at,
-    changed_since: changedSince(effects, t.last_test_run_at),
+    changed_since: changed.length,
+    ci: ciAfterRun(t.last_test_run_at, ci, changed, effects, commandChars),
     not_run_again: t.not_run_again
       ? {
           tests: t.not_run_again.tests.slice(0, keep),

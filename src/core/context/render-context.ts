@@ -9,6 +9,7 @@ import type { PauseWaiting } from '../commands/pause.js';
 import { commitSaid, pullRequestSaid, pushSaid } from './done-words.js';
 import { commitsSinceSaid } from './commits-since.js';
 import { nestedHeadings } from './nested-headings.js';
+import { ciSaid } from './ci-after-run.js';
 
 const mark: Record<string, string> = {
   done: '[x]',
@@ -314,9 +315,20 @@ function tdd(c: ResumeContext, out: string[]) {
   if (!t) return;
   out.push('### TDD State', `- Phase: ${t.phase}`);
   if (t.command) out.push(`- Last run: ${t.command}${t.result ? ` -> ${t.result}` : ''}`);
-  // what the run said is older than the files changed after it: run it again before building on it
-  if (t.changed_since)
-    out.push(`- ${counted(t.changed_since, 'file')} changed after this run: run it again before trusting it`);
+  // what the run said is older than the files changed after it: run it again before building on it, unless CI passed
+  // on them since (they were pushed before its report), which is said instead
+  const ci = t.ci;
+  if (t.changed_since && ci?.outcome === 'pass' && ci.covers_changes)
+    out.push(
+      `- ${counted(t.changed_since, 'file')} changed after this run, then pushed: CI passed on them since (${ciSaid(ci)}); the local run is older than them`,
+    );
+  else if (t.changed_since)
+    out.push(
+      `- ${counted(t.changed_since, 'file')} changed after this run: run it again before trusting it${ci?.outcome === 'pass' ? ` (CI passed after it, ${ciSaid(ci)}, but no push of these changes was seen before that report)` : ''}`,
+    );
+  // a failing CI after the run: said whatever the run said
+  if (ci?.outcome === 'fail') out.push(`- CI failed after this run: ${ciSaid(ci)}`);
+  else if (ci && !t.changed_since) out.push(`- CI passed after this run too: ${ciSaid(ci)}`);
   // a run that every test passed failed by its coverage threshold: no test fails
   if (t.coverage_unmet)
     out.push(`- Every test passed; the run failed its coverage threshold: ${t.coverage_unmet}`);

@@ -647,7 +647,13 @@ export function compileResumeContext(
         : {}),
       ...(workflow?.checkout_elsewhere ? { checkout_elsewhere: workflow.checkout_elsewhere } : {}),
     },
-    test_state: tddOf(snap.test_state, limits.failing_tests, limits.command_chars, snap.side_effects ?? []),
+    test_state: tddOf(
+      snap.test_state,
+      limits.failing_tests,
+      limits.command_chars,
+      snap.side_effects ?? [],
+      snap.ci_state ?? null,
+    ),
     next: {
       task_id: next?.id ?? null,
       title: next?.title ?? null,
