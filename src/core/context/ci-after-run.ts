@@ -58,7 +58,7 @@ export function ciAfterRun(
 export function ciSaid(ci: CiAfterRun): string {
   // a report cut short counts only the checks it kept: not "of" a total it never showed
   const of = ci.cut ? '' : ` of ${ci.passed + ci.failed}`;
-  const kept = ci.cut ? ' (its output was cut: the checks it kept)' : '';
+  const kept = ci.cut ? ', of those its cut output kept' : '';
   const counts =
     ci.outcome === 'pass'
       ? `${ci.passed}${of} checks passed${kept}`
