@@ -8,7 +8,7 @@ import { ownedBy } from './workflow-owner.js';
  * another person is never a silent surprise.
  */
 export const TeammateAct = z.object({
-  act: z.enum(['paused', 'asked to pause', 'resumed', 'abandoned']),
+  act: z.enum(['paused', 'asked to pause', 'resumed', 'resumed (its pause withdrawn)', 'abandoned']),
   by: z.string(),
   at: z.string(),
   reason: z.string().nullable(),

@@ -667,7 +667,8 @@ export class BatonService {
       await refuseTheirs(this.git, s, 'resume', { asker: asker ?? null, theirs });
     const id = { workflowId: s.id };
     if (s.pause_requested) {
-      const { result, state } = await this.act(id, (d) => withdrawPause(d), true);
+      // the person's, recorded as a resume is (`by`): the owner is told a teammate let their workflow go on
+      const { result, state } = await this.act(id, (d) => withdrawPause(d, asker ?? undefined), true);
       if (result) {
         const { reason, requested_at } = result;
         return {

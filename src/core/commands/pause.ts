@@ -405,11 +405,12 @@ export function pause(d: Draft, input: PauseInput): PauseOutcome {
 /**
  * A resume asked while a requested pause still waits withdraws it (`workflow.pause_withdrawn`): the workflow goes on as
  * if no pause had been asked for. Null when none waits (none was asked, or it took effect: the workflow is paused).
+ * `by`: the git email of the person whose resume withdraws it (recorded on its event); unset: no person.
  */
-export function withdrawPause(d: Draft): PauseWithdrawal | null {
+export function withdrawPause(d: Draft, by?: string): PauseWithdrawal | null {
   const req = d.state.pause_request;
   if (!d.state.pause_requested || !req) return null;
   const { reason, requested_at } = req;
-  d.emit({ type: 'workflow.pause_withdrawn', data: { reason, requested_at } });
+  d.emit({ type: 'workflow.pause_withdrawn', data: { reason, requested_at, ...(by ? { by } : {}) } });
   return { outcome: 'pause_withdrawn', reason, requested_at };
 }

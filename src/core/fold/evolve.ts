@@ -162,7 +162,12 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
     case 'workflow.pause_deferred':
       return s.pause_request ? { ...s, pause_request: { ...s.pause_request, until: e.data.until } } : s;
     case 'workflow.pause_withdrawn':
-      return { ...s, pause_requested: false, pause_request: null };
+      return {
+        ...s,
+        pause_requested: false,
+        pause_request: null,
+        teammate_act: nextTeammateAct(s, 'resumed (its pause withdrawn)', e.data.by, e.at, null),
+      };
     case 'workflow.paused':
       return {
         ...s,

@@ -99,7 +99,15 @@ const eventSchema = () =>
      */
     ev('workflow.pause_deferred', z.object({ until: z.literal('turn_end') })),
     /** A pause requested and still waiting was withdrawn (`baton resume` before it took effect): the reason it had. */
-    ev('workflow.pause_withdrawn', z.object({ reason: z.string().nullable(), requested_at: z.string() })),
+    ev(
+      'workflow.pause_withdrawn',
+      z.object({
+        reason: z.string().nullable(),
+        requested_at: z.string(),
+        /** The git email of the person whose resume withdrew it (as `workflow.resumed`'s); unset: no person. */
+        by: z.string().optional(),
+      }),
+    ),
     ev(
       'workflow.paused',
       z.object({

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { startServerProcess, type ServerProcess } from '../helpers/server.js';
+import { team } from '../helpers/teammates.js';
+
+// One `baton serve` a team shares (PostgreSQL), and how it tells a person's own workflow from a teammate's: what a
+// person's command records of them, and the identity they are judged by.
+
+const BEN = 'ben@team.example';
+
+type Json = Record<string, unknown>;
+
+const over = (s: ServerProcess, cwd: string, env: Record<string, string>, ...args: string[]) =>
+  runCli(args, { cwd, env: { ...env, BATON_URL: s.url, BATON_TOKEN: s.token } });
+
+/** Ana's live workflow (her agent's turn under way) on a team database, and a server started in her clone. */
+async function anasLiveWorkflow() {
+  const t = await team('postgres');
+  const a = await t.hook(t.ana, 'SessionStart', { session_id: 'ana-1', source: 'startup' });
+  const id = t.follows(a.stderr)!;
+  expect(id, a.stderr).toBeDefined();
+  await t.hook(t.ana, 'UserPromptSubmit', { session_id: 'ana-1', prompt: 'stabilise the flaky login test' });
+  const server = await startServerProcess(t.anaEnv.HOME!, { cwd: t.ana, env: t.anaEnv });
+  const events = async () =>
+    (
+      (await (await server.api(`/api/workflows/${id}/events`)).json()) as {
+        events: { type: string; data: Json }[];
+      }
+    ).events;
+  return { t, id, server, events };
+}
+
+describe('who a teammate act is recorded as, over one server', () => {
+  it('records who withdrew a pause only requested, and tells the owner', async () => {
+    const { t, id, server, events } = await anasLiveWorkflow();
+    try {
+      // mid-turn, Ben's pause is only requested (it waits for the turn's end); his resume withdraws it
+      const asked = await over(
+        server,
+        t.ben,
+        t.benEnv,
+        'pause',
+        '-w',
+        id,
+        '--reason',
+        'ben testing',
+        '--theirs',
+      );
+      expect(asked.code, asked.stderr).toBe(0);
+      const withdrawn = await over(server, t.ben, t.benEnv, 'resume', '-w', id, '--theirs', '--json');
+      expect(withdrawn.code, withdrawn.stderr).toBe(0);
+      expect(withdrawn.json()).toMatchObject({ outcome: 'pause_withdrawn' });
+      const event = (await events()).find((e) => e.type === 'workflow.pause_withdrawn');
+      expect(event?.data).toMatchObject({ reason: 'ben testing', by: BEN });
+      const status = await over(server, t.ana, t.anaEnv, 'status');
+      expect(status.stdout).toContain(`by a teammate: resumed (its pause withdrawn) by ${BEN} at`);
+    } finally {
+      await server.stop();
+    }
+  });
+});
