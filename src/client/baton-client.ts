@@ -255,7 +255,7 @@ export interface BatonClient {
     ref: Ref,
     option: RecoveryChoice,
     checkpoint: string | null,
-    by?: AskedBy,
+    by?: PersonAsking,
   ): Promise<ResumeResult & { option: RecoveryChoice }>;
   interrupt(ref: Ref, reason: string): Promise<InterruptResult>;
   snapshotNow(

@@ -567,12 +567,12 @@ export class HttpClient implements BatonClient {
     ref: Ref,
     option: Parameters<BatonClient['recover']>[1],
     checkpoint: string | null,
-    by: AskedBy = {},
+    by: PersonAsking = {},
   ) {
     return this.call<Awaited<ReturnType<BatonClient['recover']>>>(
       'POST',
       `${this.wf(ref)}/recover`,
-      { option, checkpoint },
+      { option, checkpoint, ...(by.theirs ? { theirs: true } : {}) },
       ref,
       by,
     );

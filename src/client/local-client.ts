@@ -281,9 +281,10 @@ export class LocalClient implements BatonClient {
     ref: Ref,
     option: Parameters<BatonService['recover']>[1],
     checkpoint: string | null,
-    by: AskedBy = {},
+    by: PersonAsking = {},
   ) {
-    return { ...(await this.service.recover(this.ref(ref), option, checkpoint, by.identity)), option };
+    const out = await this.service.recover(this.ref(ref), option, checkpoint, by.identity, by.theirs);
+    return { ...out, option };
   }
 
   async interrupt(ref: Ref, reason: string) {

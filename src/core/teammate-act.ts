@@ -37,16 +37,18 @@ export function nextTeammateAct(
 
 /**
  * Why a person's pause, resume or abandon of a teammate's workflow is refused: whose it is, and how to do it anyway
- * (`--theirs` on the CLI, `theirs: true` over the API). `verb`: pause, resume, abandon.
+ * (`--theirs` on the CLI, `theirs: true` over the API). `verb`: pause, resume, abandon, recover; `flags`: the rest of
+ * the command that does it (a recovery's ` --option fresh`).
  */
-const doing = { pause: 'pausing', resume: 'resuming', abandon: 'abandoning' } as const;
+const doing = { pause: 'pausing', resume: 'resuming', abandon: 'abandoning', recover: 'recovering' } as const;
 
 export const theirWorkflowRefusal = (
   w: { id: string; owner: string },
   verb: keyof typeof doing,
   asker: string | null,
+  flags = '',
 ) =>
-  `${w.id} is ${w.owner}'s workflow, not yours (${asker ?? 'no git identity set here'}): ${doing[verb]} it would change their work without telling them first, so nothing was done. To ${verb} it anyway: \`baton ${verb} -w ${w.id} --theirs\` (over the API: \`"theirs": true\`); ${w.owner} is then told who did it`;
+  `${w.id} is ${w.owner}'s workflow, not yours (${asker ?? 'no git identity set here'}): ${doing[verb]} it would change their work without telling them first, so nothing was done. To ${verb} it anyway: \`baton ${verb} -w ${w.id}${flags} --theirs\` (over the API: \`"theirs": true\`); ${w.owner} is then told who did it`;
 
 /**
  * The teammate act (`teammate_act`) made since the conversation of `agent` last had a session of the workflow, to tell

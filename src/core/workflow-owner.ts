@@ -42,4 +42,4 @@ export const theirGitNote = (w: { owner: string; worktree: string }, asker?: str
  * clone: where it is done and by whom, and what puts back the records alone from anywhere else.
  */
 export const theirRestoreNote = (w: { id: string; owner: string; worktree: string }): string =>
-  `the branch and files go back only in ${w.owner}'s worktree ${w.worktree} (\`baton recover -w ${w.id} --option checkpoint\` run there); elsewhere, \`--state-only\` puts back the records alone`;
+  `the branch and files go back only in ${w.owner}'s worktree ${w.worktree} (\`baton recover -w ${w.id} --option checkpoint\` run there); elsewhere, \`--state-only --theirs\` puts back the records alone`;

@@ -686,16 +686,23 @@ export class BatonService {
   /**
    * Recovery, then a new session (a person's: work a worker ran before it was paused is queued again, as after a
    * resume); `next_step` and the agent whose hooks follow it (`followedBy`) as for a resume: how it goes on is said
-   * the same way. `asker`: the git identity of the person asking (`theirCheckout`).
+   * the same way. `asker`: the git identity of the person asking (`theirCheckout`); a person's recovery of a
+   * teammate's workflow needs `theirs`, as a resume does (`refuseTheirs`): a recovery is a resume, and `fresh` sets
+   * every task back to pending.
    */
   async recover(
     ref: WorkflowRef,
     option: 'checkpoint' | 'live_state' | 'fresh',
     checkpointName: string | null,
     asker?: string | null,
+    theirs = false,
   ): Promise<ResumeResult> {
     const s = await this.resolve(ref, askWhichRun);
     assertRecoverable(s, await nextStep(this.store, s, this.options.watch?.ports));
+    if (asker !== undefined) {
+      const named = option === 'checkpoint' ? ` --checkpoint ${checkpointName ?? '<name>'} --state-only` : '';
+      await refuseTheirs(this.git, s, 'recover', { asker, theirs }, named || ` --option ${option}`);
+    }
     const r = await this.resumer.recover({ workflowId: s.id }, option, checkpointName, asker);
     const requeued = await requeuePaused(this, r.workflow_id);
     const state = await this.runner.load(r.workflow_id);

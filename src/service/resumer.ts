@@ -206,6 +206,8 @@ export class Resumer {
         commitsSinceSnapshot: commitsSince,
         checkpoint: name,
         checkpointSnapshot,
+        // the person who asked, recorded on its resume as a resume's: a teammate's recovery is told the owner
+        ...(asker ? { by: asker } : {}),
       });
       // The context describes the restored state: the latest snapshot's view with the recovered task statuses.
       const restored = buildSnapshot(d.state, {

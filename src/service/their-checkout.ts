@@ -84,20 +84,22 @@ export interface PersonAsk {
 }
 
 /**
- * A person's pause, resume or abandon of a workflow that is not theirs (`theirCheckout`: a teammate's on a server or
- * database a team shares) is refused, naming whose it is and how to do it anyway (`theirWorkflowRefusal`), unless
- * `theirs` says they mean it. `asker`: the git identity of the person asking (null: none set where they are).
+ * A person's pause, resume, abandon or recovery of a workflow that is not theirs (`theirCheckout`: a teammate's on a
+ * server or database a team shares) is refused, naming whose it is and how to do it anyway (`theirWorkflowRefusal`,
+ * with `flags`, the rest of the command), unless `theirs` says they mean it. `asker`: the git identity of the person
+ * asking (null: none set where they are).
  */
 export async function refuseTheirs(
   git: Pick<GitPort, 'owner' | 'mailmap'>,
   s: WorkflowState,
-  verb: 'pause' | 'resume' | 'abandon',
+  verb: 'pause' | 'resume' | 'abandon' | 'recover',
   ask: PersonAsk,
+  flags = '',
 ): Promise<void> {
   if (ask.theirs) return;
   const owner = await theirCheckout(git, s, ask.asker);
   if (owner)
-    throw conflict(theirWorkflowRefusal({ id: s.id, owner }, verb, ask.asker), {
+    throw conflict(theirWorkflowRefusal({ id: s.id, owner }, verb, ask.asker, flags), {
       owner,
       yours: false,
       theirs_needed: true,

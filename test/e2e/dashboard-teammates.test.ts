@@ -223,8 +223,14 @@ describe.runIf(process.platform === 'linux')('dashboard: whose each workflow is 
     expect(await card.textContent()).not.toMatch(/--state-only|moves from|add login\.go/);
     await p.screenshot({ path: join(shots, '43-teammate-checkpoint-card.png'), fullPage: true });
 
-    // the records alone: a new session of hers, both clones as they were
+    // the records alone, asked first as her resume is: a new session of hers, both clones as they were
     await card.getByRole('button', { name: 'Restore only the records' }).click();
+    const asked = p.getByRole('dialog', { name: 'Not your workflow' });
+    await waitForText(
+      asked.getByTestId('theirs-confirm'),
+      `This is ${ANA}'s workflow, not yours: recover it anyway?`,
+    );
+    await asked.getByRole('button', { name: 'Recover anyway' }).click();
     await waitForText(p.locator('.toast'), `session 2 started`);
     expect(await p.locator('.toast').textContent()).toContain(
       `not yours: ${ANA}'s agent goes on with it, in their worktree ${ana}`,

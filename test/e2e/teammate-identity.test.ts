@@ -58,4 +58,38 @@ describe('who a teammate act is recorded as, over one server', () => {
       await server.stop();
     }
   });
+
+  it("gates a recovery of a teammate's workflow as a resume: refused without --theirs, recorded as his with it", async () => {
+    const { t, id, server, events } = await anasLiveWorkflow();
+    try {
+      expect((await over(server, t.ana, t.anaEnv, 'pause', '--force')).code).toBe(0);
+      const refused = await over(server, t.ben, t.benEnv, 'recover', '-w', id, '--option', 'fresh');
+      expect(refused.code).toBe(3);
+      expect(refused.stderr).toContain(
+        `${id} is ana@team.example's workflow, not yours (${BEN}): recovering it`,
+      );
+      expect(refused.stderr).toContain(`baton recover -w ${id} --option fresh --theirs`);
+      const still = (await over(server, t.ana, t.anaEnv, 'status', '--json')).json<{ workflow: Json }>();
+      expect(still.workflow).toMatchObject({ status: 'paused', teammate_act: null });
+
+      const recovered = await over(
+        server,
+        t.ben,
+        t.benEnv,
+        'recover',
+        '-w',
+        id,
+        '--option',
+        'fresh',
+        '--theirs',
+      );
+      expect(recovered.code, recovered.stderr).toBe(0);
+      const resumed = (await events()).filter((e) => e.type === 'workflow.resumed').at(-1);
+      expect(resumed?.data).toMatchObject({ by: BEN });
+      const status = await over(server, t.ana, t.anaEnv, 'status');
+      expect(status.stdout).toContain(`by a teammate: resumed by ${BEN} at`);
+    } finally {
+      await server.stop();
+    }
+  });
 });

@@ -85,7 +85,17 @@ describe('a CLI over a server run under another git identity (PostgreSQL a team 
       const snap = (await (await server.api(`/api/workflows/${anas}/snapshots/${sid}`)).json()) as Json;
       expect(snap).toMatchObject({ git_state: null });
       expect(snap.git_note).toContain(`${ana} is ${ANA}'s worktree, not yours (${BEN})`);
-      const recovered = await over(server, ben, benEnv, 'recover', '-w', anas, '--option', 'live_state');
+      const recovered = await over(
+        server,
+        ben,
+        benEnv,
+        'recover',
+        '-w',
+        anas,
+        '--option',
+        'live_state',
+        '--theirs',
+      );
       expect(recovered.code, recovered.stderr).toBe(0);
       expect(recovered.stdout).toContain(`${ana} is ${ANA}'s worktree, not yours (${BEN})`);
     } finally {

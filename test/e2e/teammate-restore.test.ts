@@ -37,7 +37,7 @@ describe.each(['sqlite', 'postgres'] as const)(
           `${anas} is ana@team.example's: its checkpoint start is restored in their worktree ${ana}, not from this clone`,
         );
         expect(refused.stderr).toContain(`\`baton recover -w ${anas} --checkpoint start\` in ${ana}`);
-        expect(refused.stderr).toContain('--state-only');
+        expect(refused.stderr).toContain('--state-only --theirs');
         expect(refused.stderr).toContain('nothing was changed');
       }
       const json = await baton(ben, 'recover', '-w', anas, '--checkpoint', 'start', '--yes', '--json');
@@ -50,13 +50,22 @@ describe.each(['sqlite', 'postgres'] as const)(
       expect(status.workflow).toMatchObject({ status: 'paused', session_count: 1 });
 
       // the records alone, asked for: done, named hers
-      const state = await baton(ben, 'recover', '-w', anas, '--checkpoint', 'start', '--state-only');
+      const state = await baton(
+        ben,
+        'recover',
+        '-w',
+        anas,
+        '--checkpoint',
+        'start',
+        '--state-only',
+        '--theirs',
+      );
       expect(state.code, state.stderr).toBe(0);
       expect(state.stdout).toContain(`resumed ${anas} (ana@team.example's): session 2`);
       expect(state.stdout).not.toMatch(/ here\b/);
       expect([headOf(ana), headOf(ben)]).toEqual([hers, his]);
       expect((await baton(ben, 'pause', '--force', '--theirs', '-w', anas)).code).toBe(0);
-      const fresh = await baton(ben, 'recover', '-w', anas, '--option', 'fresh', '--json');
+      const fresh = await baton(ben, 'recover', '-w', anas, '--option', 'fresh', '--theirs', '--json');
       expect(fresh.code, fresh.stderr).toBe(0);
       expect(fresh.json<Json>()).toMatchObject({ option: 'fresh', owner: 'ana@team.example', yours: false });
 
@@ -108,7 +117,7 @@ describe.each(['sqlite', 'postgres'] as const)(
       expect(cpOption?.changes.note).toContain(`go back only in ana@team.example's worktree ${ana}`);
       expect(cpOption?.description).not.toMatch(/moves|stays at|leaves? the branch/);
       // resumed from his clone: the warnings do not read his commit as hers, they say her git state is not read here
-      const resumed = await asBen(ben, 'recover', '-w', anas, '--option', 'live_state');
+      const resumed = await asBen(ben, 'recover', '-w', anas, '--option', 'live_state', '--theirs');
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(resumed.stdout).not.toContain('ben.go');
       expect(resumed.stdout).not.toContain('HEAD moved');

@@ -93,7 +93,7 @@ function withStateOnly(e: unknown): unknown {
   if (!BatonError.isInstance(e) || e.code !== 'invalid_transition' || e.details.yours !== false) return e;
   return new BatonError(
     e.code,
-    `${e.message}; \`--state-only\` here puts back only the workflow's records (task statuses, a new session) and leaves every worktree as it is`,
+    `${e.message}; \`--state-only --theirs\` here puts back only the workflow's records (task statuses, a new session) and leaves every worktree as it is`,
     e.details,
   );
 }

@@ -698,12 +698,13 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
       '--yes',
       'checkpoint: confirm a restore that moves the branch (its commits are kept on a backup ref)',
     )
+    .option(...theirsOption)
     .action(
       action(
         rt,
         async (
           { client, print, rt, g },
-          o: RestoreFlags & { workflow?: string; option?: string; checkpoint?: string },
+          o: RestoreFlags & { workflow?: string; option?: string; checkpoint?: string; theirs?: boolean },
         ) => {
           const option = o.option ?? (o.checkpoint ? 'checkpoint' : undefined);
           // only the options are listed of the workflow a conversation was at work in last: a recovery asks which
@@ -741,7 +742,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
             ref,
             oneOf(option, ['checkpoint', 'live_state', 'fresh'] as const, '--option'),
             o.checkpoint ?? null,
-            { identity },
+            { identity, theirs: o.theirs === true },
           );
           // a teammate's (-w on a database a team shares): named theirs, going on in their worktree
           const w = await client.get({ workflowId: r.workflow_id });

@@ -263,7 +263,7 @@ export const ReviewParams = WorkflowParams.extend({
 
 /**
  * `theirs`: the person means it of a teammate's workflow (one whose owner is not the person asking, told by their
- * identity, X-Baton-Identity): a pause, resume or abandon of one is refused without it (409, naming whose it is).
+ * identity, X-Baton-Identity): a pause, resume, abandon or recovery of one is refused without it (409, naming whose it is).
  */
 const Theirs = z.boolean().default(false);
 
@@ -308,6 +308,7 @@ export const RecoverBody = z.strictObject({
   option: z.enum(['checkpoint', 'live_state', 'fresh']),
   checkpoint: opt(z.string().max(200)),
   identity: Identity,
+  theirs: Theirs,
 });
 export const CleanupBody = z.strictObject({
   older_than_ms: z.number().int().nonnegative(),

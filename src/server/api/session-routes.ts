@@ -123,6 +123,7 @@ export function registerSessionRoutes({ app, client, you }: RouteDeps) {
       const identity = await askerOf({ you }, c, b.identity);
       const out = await client.recover(refOf(c, c.req.valid('param').id), b.option, b.checkpoint, {
         identity,
+        theirs: b.theirs,
       });
       return c.json(out, 200);
     },

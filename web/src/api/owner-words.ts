@@ -36,12 +36,13 @@ export const theirCheckpointWords = (t: Teammate, workflowId: string, checkpoint
 });
 
 /** A person's command of a workflow that the server refuses on a teammate's unless it is meant (`"theirs": true`). */
-export type TheirsAct = 'pause' | 'resume' | 'withdraw' | 'abandon';
+export type TheirsAct = 'pause' | 'resume' | 'withdraw' | 'abandon' | 'recover';
 const acts: Record<TheirsAct, string> = {
   pause: 'pause it',
   resume: 'resume it',
   withdraw: 'withdraw its pause',
   abandon: 'abandon it',
+  recover: 'recover it',
 };
 
 /** What the dashboard asks before it sends one of these on a teammate's workflow (docs/dashboard.md). */

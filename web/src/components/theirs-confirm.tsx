@@ -20,10 +20,11 @@ const labels: Record<TheirsAct, string> = {
   resume: 'Resume anyway',
   withdraw: 'Withdraw anyway',
   abandon: 'Abandon anyway',
+  recover: 'Recover anyway',
 };
 
 /**
- * The one confirmation a pause, resume, withdrawn pause or abandon of a teammate's workflow asks first (the server
+ * The one confirmation a pause, resume, withdrawn pause, abandon or recovery of a teammate's workflow asks first (the server
  * refuses them unless meant: `"theirs": true`), naming whose it is; Cancel sends nothing.
  */
 export function TheirsConfirmProvider({ children }: { children: ReactNode }) {

@@ -16,6 +16,7 @@ import { ModalDialog } from '../components/modal-dialog.js';
 import { RecoveryOptionCard } from '../components/recovery-option-card.js';
 import { Spinner } from '../components/spinner.js';
 import { StatusBadge } from '../components/status-badge.js';
+import { useTheirs } from '../components/theirs-confirm.js';
 import { useToast } from '../components/toast-provider.js';
 import { useApi } from '../hooks/use-api.js';
 import { hrefOf, navigate } from '../hooks/use-hash-route.js';
@@ -39,6 +40,7 @@ export function RecoveryPage({ id }: { id: string }) {
   const status = useApi<Status>(`${base}/status`, tick);
   const teammate = status.data ? teammateOf(status.data.workflow, status.data.you) : null;
   const toast = useToast();
+  const theirs = useTheirs();
   const [busy, setBusy] = useState(false);
   const [confirm, setConfirm] = useState<CheckpointRestore | null>(null);
   // a fresh start loses every task's progress: it is done only once confirmed, as a restore that moves the branch is
@@ -73,11 +75,18 @@ export function RecoveryPage({ id }: { id: string }) {
     }
   };
 
+  // a teammate's recovery is asked first, and sent as meant (the server refuses it otherwise), as their resume is
+  const meant = async () => !teammate || (await theirs.ask(teammate.owner, 'recover'));
+
   const recover = async (option: 'live_state' | 'fresh') => {
+    if (!(await meant())) return setConfirmFresh(false);
     setBusy(true);
     try {
-      const r = await api.post<ResumeResult>(`${base}/recover`, { option, checkpoint: null });
+      const r = await theirs.send('recover', teammate !== null, (yes) =>
+        api.post<ResumeResult>(`${base}/recover`, { option, checkpoint: null, theirs: yes }),
+      );
       setConfirmFresh(false);
+      if (r === null) return;
       done(r.session_number, option === 'fresh' ? 'Started fresh' : 'Resumed from the live state');
     } catch (e) {
       toast.error(`Failed to recover: ${message(e)}`);
@@ -88,9 +97,13 @@ export function RecoveryPage({ id }: { id: string }) {
 
   // a teammate's checkpoint: its records alone (task statuses, a new session), no worktree touched
   const recordsOnly = async (checkpoint: string) => {
+    if (!(await meant())) return;
     setBusy(true);
     try {
-      const r = await api.post<ResumeResult>(`${base}/recover`, { option: 'checkpoint', checkpoint });
+      const r = await theirs.send('recover', teammate !== null, (yes) =>
+        api.post<ResumeResult>(`${base}/recover`, { option: 'checkpoint', checkpoint, theirs: yes }),
+      );
+      if (r === null) return;
       toast.success(`Restored the records of ${checkpoint}: ${resumedWords(r, false, teammate)}`);
       navigate(hrefOf.workflow(id));
     } catch (e) {
