@@ -97,10 +97,17 @@ export function owner(dir: string): Promise<string | null> {
 /**
  * The person's git identity at `cwd`: the one of its worktree, as the hooks record a workflow's owner (outside git, the
  * folder's: the environment's and the global one). A client sends it to a server (X-Baton-Identity), and `baton serve`
- * asks it of the folder it runs in.
+ * asks it of the folder it runs in. `worktree`: the workflow asked of; from outside any git worktree (a shell at `~`),
+ * the identity git gives in that worktree when it is one on this machine (a per-repository `user.email` other than the
+ * global one is the person's own for that work), as git would judge there; else the folder's.
  */
-export async function identityAt(cwd: string): Promise<string | null> {
+export async function identityAt(cwd: string, worktree?: string | null): Promise<string | null> {
   const here = await resolveWorktree(cwd).catch(() => null);
+  const outside = !(await findGitTop(cwd).catch(() => null));
+  if (outside && worktree && (await findGitTop(worktree).catch(() => null)) === worktree) {
+    const there = await owner(worktree);
+    if (there) return there;
+  }
   return owner(here ?? cwd);
 }
 

@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server.js';
@@ -88,6 +90,27 @@ describe('who a teammate act is recorded as, over one server', () => {
       expect(resumed?.data).toMatchObject({ by: BEN });
       const status = await over(server, t.ana, t.anaEnv, 'status');
       expect(status.stdout).toContain(`by a teammate: resumed by ${BEN} at`);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("judges a person outside any repository by the identity git gives them in the workflow's worktree", async () => {
+    const { t, id, server } = await anasLiveWorkflow();
+    try {
+      // Ana's global email is her personal one; her work clone sets ana@team.example, which her workflow is under
+      const home = t.anaEnv.HOME!;
+      writeFileSync(join(home, '.gitconfig'), '[user]\n\temail = ana.home@personal.example\n\tname = Ana\n');
+      const paused = await over(server, home, t.anaEnv, 'pause', '-w', id, '--force');
+      expect(paused.code, paused.stderr).toBe(0);
+      expect(paused.stdout).not.toContain("(ana@team.example's)");
+      const resumed = await over(server, home, t.anaEnv, 'resume', '-w', id);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      const status = (await over(server, t.ana, t.anaEnv, 'status', '--json')).json<{ workflow: Json }>();
+      expect(status.workflow).toMatchObject({ teammate_act: null });
+      // Ben outside any repository is still Ben (the clone at her path works under his environment's identity)
+      const ben = await over(server, t.benEnv.HOME!, t.benEnv, 'pause', '-w', id, '--force');
+      expect(ben.code).toBe(3);
     } finally {
       await server.stop();
     }

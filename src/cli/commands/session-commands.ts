@@ -455,7 +455,8 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
           // server's own setting does not silently replace it
           const given = settingReader({ pauseTimeout: g.pauseTimeout }, rt.env, settings).get('pauseTimeout');
           // who asks: a teammate's workflow is refused unless --theirs, and the pause records them
-          const identity = await identityAt(rt.cwd);
+          const w = await client.get(ref);
+          const identity = await identityAt(rt.cwd, w.worktree);
           const paused = await client.pause(
             ref,
             {
@@ -466,7 +467,6 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
             { identity, theirs: o.theirs === true },
           );
           // a teammate's workflow (-w on a database a team shares) is named theirs, and where its agent goes on
-          const w = await client.get(ref);
           const elsewhere = await elsewhereOf(rt.cwd, w, identity);
           const r = { ...paused, transcripts_read: read, ...ownerFields(w, elsewhere) };
           print(r, () => read.map((x) => `${x}\n`).join('') + pauseText(r, Date.now(), elsewhere));
@@ -485,7 +485,9 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
       action(rt, async ({ client, print, rt }, o: { workflow?: string; theirs?: boolean }) => {
         const ref = rt.ref(o.workflow);
         // the person's identity here: whose the workflow is, here and to a server (which reads no git of a teammate's)
-        const identity = await identityAt(rt.cwd);
+        // the workflow's worktree, for the identity of a person outside any (none known: the one where they are)
+        const worktree = (await client.get(ref).catch(() => null))?.worktree;
+        const identity = await identityAt(rt.cwd, worktree);
         // refused for a teammate's workflow in progress: said as theirs, their agent going on in their worktree; one of
         // theirs the person did not mean (no --theirs): refused, named theirs
         const resumed = await client

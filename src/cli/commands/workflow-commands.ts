@@ -321,7 +321,8 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
             );
           }
           // who asks: a teammate's workflow is refused unless --theirs, and the event records them
-          const by = { identity: await identityAt(rt.cwd), theirs: o.theirs === true };
+          const worktree = (await client.get(rt.ref(named))).worktree;
+          const by = { identity: await identityAt(rt.cwd, worktree), theirs: o.theirs === true };
           const w = await client.abandon(rt.ref(named), o.reason ?? null, by);
           print({ workflow: w }, () => `abandoned ${w.id} (${w.status})`);
         },
