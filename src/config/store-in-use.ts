@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { isPostgresUrl, postgresPlace, redactUrl } from '../core/database-url.js';
 import { SettingReader } from './setting-reader.js';
+import { batonHome } from './settings.js';
 
 /** Where a command's records go: a Baton server, a PostgreSQL database or a SQLite file, and the setting that chose it. */
 export interface StoreInUse {
@@ -33,8 +34,17 @@ function chosen(reader: SettingReader, home: string): Omit<StoreInUse, 'thisShel
   if (server.text) return { kind: 'server', place: redactUrl(server.text), from: server.from };
   const db = reader.get('database');
   if (db.text) return { ...databaseStore(db.text), from: db.from };
-  return { kind: 'sqlite', place: join(home, 'baton.db'), from: 'default: $BATON_HOME/baton.db' };
+  return { kind: 'sqlite', place: join(home, 'baton.db'), from: defaultFrom(home) };
 }
+
+/**
+ * Where the default SQLite file comes from, said truthfully: Baton's home is `~/.baton` unless BATON_HOME (or --home)
+ * moves it, and a user who never set BATON_HOME is told how to move it rather than shown a variable they never set.
+ */
+const defaultFrom = (home: string): string =>
+  home === batonHome(undefined, {})
+    ? 'default: ~/.baton/baton.db; set BATON_HOME to move it'
+    : 'default: $BATON_HOME/baton.db';
 
 /** The store a database setting names: PostgreSQL at `host:port/db as user` (never a password), or a SQLite file. */
 const databaseStore = (database: string): Pick<StoreInUse, 'kind' | 'place'> =>

@@ -58,6 +58,18 @@ describe('the store Baton uses, named where a user looks', () => {
     expect(server.stdout).toContain("this machine's own database, a separate log the server never sees");
   });
 
+  it('the default store is said as ~/.baton when BATON_HOME is not set, with how to move it', async () => {
+    const { repo } = setup();
+    const home = tempDir('baton-user-');
+    const env = { BATON_HOME: undefined, HOME: home, CLAUDE_CONFIG_DIR: undefined, CODEX_HOME: undefined };
+    const init = await runCli(['init'], { cwd: repo, env });
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toContain(
+      `Records go to SQLite ${join(home, '.baton', 'baton.db')} (default: ~/.baton/baton.db; set BATON_HOME to move it)`,
+    );
+    expect(init.stdout).not.toContain('$BATON_HOME');
+  });
+
   it('a mistyped database or server URL is refused, never read as a file named after it, and its password is never said', async () => {
     const { repo, baton } = setup();
     const refused = async (env: Record<string, string>, args: string[], why: RegExp) => {
