@@ -118,7 +118,7 @@ export function wayAround(e: { error_message: string; resolution_notes: string |
   const tool = /^the (\S+) tool succeeded\b/.exec(notes)?.[1];
   const ran = /`([^`]+)`\s*$/.exec(notes)?.[1];
   if (tool) return ran ? { instead: ran } : { instead_tool: tool };
-  const said = /^([^]+?) \(went on: transcript line \d+\)$/.exec(notes.trim())?.[1];
+  const said = /^([^]+?) \(went on: transcript line \d+(?: of [^]+)?\)$/.exec(notes.trim())?.[1];
   if (said) return { agent_said: said.replace(/\s+/g, ' ') };
   if (ran && /^a different \S+ call succeeded\b/.test(notes)) return { next_call: ran };
   return /^the agent went on without it\b/.test(notes) ? { went_on_without: true } : null;

@@ -15,7 +15,7 @@ export const DecisionType = z.enum(decisionTypes);
 /**
  * Where a record read from a transcript was seen: the transcript's path (on the machine that read it) and the line.
  * A record given by hand or by the agent's own tools has none. Notes of a record that say "transcript line N" mean
- * this transcript.
+ * this transcript; "transcript line N of <path>" names another (a later session's, where the error was fixed).
  */
 export const Evidence = z.object({ transcript: z.string().min(1), line: z.number().int().nonnegative() });
 export type Evidence = z.infer<typeof Evidence>;

@@ -69,7 +69,10 @@ describe('an error of an earlier read, resolved by a later one', () => {
   it('is judged on the later read alone when the failure is not among the lines read again, or of another transcript', () => {
     const first = [...bash('npm run build', 1, 'sandbox: operation not permitted')];
     const second = [...bash('npm run build', 0, 'built in 2s')];
-    expect(readInTwo(first, second, 'another.jsonl')[0]).toMatch(/^succeeded later/);
+    // the fix's line is of the other transcript, and named with it: the error's "seen at" names its own
+    expect(readInTwo(first, second, 'another.jsonl')[0]).toBe(
+      `succeeded later (transcript line ${second[1]!.line} of another.jsonl)`,
+    );
     const open = [
       {
         id: 'e1',
@@ -115,17 +118,17 @@ describe('an error of an earlier conversation, got round in a later one', () => 
     expect(later).toEqual({
       error_id: 'e1',
       resolution: 'workaround',
-      notes: whole?.resolution_notes?.replace(
-        'a corrected call succeeded right after it',
-        'a different shell call succeeded',
-      ),
+      notes: whole?.resolution_notes
+        ?.replace('a corrected call succeeded right after it', 'a different shell call succeeded')
+        // the way round is a line of this conversation's transcript, not of the failure's
+        .replace('(transcript line 243)', '(transcript line 243 of claude.jsonl)'),
       line: 243,
     });
     expect(whole?.resolution).toBe('workaround');
     // the failure the earlier conversation ended on is no slip of this one's: the way round is said, to be told; in
     // the whole rollout, where the call right after it got round it, it is a slip fixed at once
     expect(later?.notes).toMatch(
-      /^a different shell call succeeded \(transcript line 243\): `mise exec -- pkl/,
+      /^a different shell call succeeded \(transcript line 243 of claude\.jsonl\): `mise exec -- pkl/,
     );
     expect(whole?.resolution_notes).toMatch(
       /^a corrected call succeeded right after it \(transcript line 243\): `mise exec -- pkl/,

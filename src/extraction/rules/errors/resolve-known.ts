@@ -172,7 +172,22 @@ export function resolveKnown(
         judgedAgain(err, read, drafts, entries),
       ) ?? takenUp(err, read, entries);
     if (fix)
-      out.push({ error_id: err.id, resolution: fix.resolution ?? 'fixed', notes: fix.notes, line: fix.line });
+      out.push({
+        error_id: err.id,
+        resolution: fix.resolution ?? 'fixed',
+        notes: inTranscript(fix.notes, err, read.path),
+        line: fix.line,
+      });
   }
   return out;
+}
+
+/**
+ * The notes of a fix found in another transcript than the error's (a later session's): its "transcript line N" names
+ * that transcript, as the error's own "seen at" names the one it failed in; a line of the same transcript is said as
+ * it was.
+ */
+function inTranscript(notes: string, err: OpenError, path: string | null): string {
+  if (path === null || err.evidence?.transcript === path) return notes;
+  return notes.replace(/transcript line (\d+)\)/, (_, line: string) => `transcript line ${line} of ${path})`);
 }
