@@ -10,6 +10,7 @@ import type {
   ImportMark,
   RecoveryChoice,
   RecoveryPlan,
+  SessionEnd,
   SnapshotShown,
   SnapshotSummary,
   SnapshotTrigger,
@@ -188,7 +189,7 @@ export interface BatonClient {
   endAgentSession(
     ref: Ref,
     input: { agent: { name: string; session_id: string }; reason: string | null },
-  ): Promise<{ workflow_id: string; ended: boolean; session_number: number | null }>;
+  ): Promise<{ workflow_id: string } & SessionEnd>;
   /**
    * The agent's turn ended (Stop, StopFailure, SessionEnd): recorded once per turn; a pause that waited for it takes
    * effect (its snapshot).

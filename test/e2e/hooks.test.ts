@@ -204,6 +204,41 @@ describe('baton hook <event> on a workflow made with baton create', () => {
     expect(end.stderr).toMatch(/checkpoint cp-\d+-session-end \(tasks moved or side effects recorded\)/);
     expect((await status()).checkpoints).toHaveLength(3);
   });
+
+  it("ends the session at SessionEnd on a snapshot, and says which: the Stop's checkpoint when nothing came since, else one taken for it", async () => {
+    const { repo, baton, status } = workspace();
+    const transcript = join(tempDir('baton-tr-'), 'S1.jsonl');
+    const ask = (text: string) =>
+      appendFileSync(
+        transcript,
+        JSON.stringify({
+          type: 'user',
+          sessionId: 'S1',
+          cwd: repo,
+          message: { role: 'user', content: text },
+        }) + '\n',
+      );
+    const hook = agentHooks(baton, { session_id: 'S1', cwd: repo, transcript_path: transcript });
+    ask('Add a hello file and commit it');
+    await hook('SessionStart', { source: 'startup' });
+    await hook('UserPromptSubmit', { prompt: 'Add a hello file and commit it' });
+    gitIn(repo, 'commit', '-q', '--allow-empty', '-m', 'hello');
+    const stop = await hook('Stop');
+    expect(stop.stderr).toMatch(/checkpoint cp-01-stop \(new commits\)/);
+    const checkpointed = (await status()).snapshots[0]?.id as string;
+    // nothing recorded since the Stop's checkpoint: its snapshot is where the session left off, and said so
+    const quit = await hook('SessionEnd', { reason: 'prompt_input_exit' });
+    expect(quit.stderr).toContain(
+      `no checkpoint: no work since the last checkpoint; session 1 ended on snapshot ${checkpointed}, the latest (nothing recorded since)`,
+    );
+    // the next conversation asks, then quits: what it recorded gets a snapshot of its own
+    const hook2 = agentHooks(baton, { session_id: 'S2', cwd: repo, transcript_path: transcript });
+    await hook2('SessionStart', { source: 'startup' });
+    ask('And a README');
+    await hook2('UserPromptSubmit', { prompt: 'And a README' });
+    const quit2 = await hook2('SessionEnd', { reason: 'prompt_input_exit' });
+    expect(quit2.stderr).toMatch(/; session 2 ended on snapshot snap-\S+ \(handover\)$/m);
+  });
 });
 
 describe('a SessionStart in a repository deleted and made again at the same path', () => {
@@ -808,7 +843,10 @@ describe("a pause asked for while the agent's turn is under way and no task is i
     upTo(386);
     await codex('UserPromptSubmit', { prompt: 'now the docs' });
     const quit = await codex('SessionEnd', { reason: 'other' });
-    expect(quit.stderr).toMatch(/; session 2 ended$/m);
+    // on the snapshot of the checkpoint it took just before: nothing was recorded since
+    expect(quit.stderr).toMatch(
+      /checkpoint (cp-\S+) .*; session 2 ended on snapshot snap-\S+, the latest \(nothing recorded since\)$/m,
+    );
   });
 
   it('is forced, with why, once its timeout passes before the turn ends', async () => {

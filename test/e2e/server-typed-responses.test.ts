@@ -103,6 +103,7 @@ describe('baton server: typed responses', () => {
       workflow_id: id,
       ended: false,
       session_number: null,
+      snapshot: null,
     });
     // what a SessionEnd asks first: the workflow sess-2 follows, nothing tied
     const found = TrackResult.parse(
@@ -119,6 +120,8 @@ describe('baton server: typed responses', () => {
       workflow_id: id,
       ended: true,
       session_number: 2,
+      // what was recorded since the latest snapshot gets one, taken for the session's end
+      snapshot: { id: expect.stringMatching(/^snap-/), taken: true },
     });
     // a fresh start after it: the workflow has no task list, so its work is not over and it is continued
     const fresh = StartResult.parse(

@@ -504,15 +504,21 @@ describe('endAgentSession with the git state', () => {
 
   it('ends the session on a snapshot unless the latest still stands at the version the caller saw', () => {
     const stale = next(open(true).state);
-    expect(endAgentSession(stale, s1, 'prompt_input_exit', { git, fresh_at: null }).ended).toBe(true);
+    const took = endAgentSession(stale, s1, 'prompt_input_exit', { git, fresh_at: null });
+    expect(took.ended).toBe(true);
     const ended = stale.events.find((e) => e.type === 'session.ended');
     expect(snapshots(stale)).toBe(1);
     expect(ended?.data).toMatchObject({ snapshot_id: stale.state.last_snapshot?.id });
     expect(stale.state.last_snapshot?.trigger).toBe('handover');
-    // still standing at the version seen: none taken
-    const standing = next(open(true).state);
-    endAgentSession(standing, s1, null, { git, fresh_at: standing.state.version });
+    // the hook says which snapshot the session ended on
+    expect(took.snapshot).toEqual({ id: stale.state.last_snapshot?.id, taken: true });
+    // still standing at the version seen: none taken, and the session ended on the latest one
+    const checkpointed = open(true);
+    takeSnapshot(checkpointed, 'scheduled', 'checkpoint stop', git);
+    const standing = next(checkpointed.state);
+    const kept = endAgentSession(standing, s1, null, { git, fresh_at: standing.state.version });
     expect(snapshots(standing)).toBe(0);
+    expect(kept.snapshot).toEqual({ id: standing.state.last_snapshot?.id, taken: false });
     // found standing, but the state moved since (another hook wrote): one is taken
     const moved = next(open(true).state);
     endAgentSession(moved, s1, null, { git, fresh_at: moved.state.version - 1 });

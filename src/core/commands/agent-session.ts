@@ -202,7 +202,7 @@ export function endAgentSession(
   agent: AgentSessionRef,
   reason: string | null,
   at: { git: GitCapture; fresh_at: number | null } | null = null,
-): { ended: boolean; session_number: number | null } {
+): SessionEnd {
   const cur = d.state.sessions[d.state.sessions.length - 1];
   if (
     !cur ||
@@ -210,14 +210,28 @@ export function endAgentSession(
     cur.agent?.name !== agent.name ||
     cur.agent.session_id !== agent.session_id
   )
-    return { ended: false, session_number: null };
+    return { ended: false, session_number: null, snapshot: null };
   const why = `${agentLabel(agent.name)} session ${agent.session_id} ended${reason ? ` (${endWords[reason] ?? reason})` : ''}`;
   // a workflow holding nothing (a conversation opened and left) stays empty: it is dropped, not handed over
   const stale = at !== null && at.fresh_at !== d.state.version;
   const keep = stale && d.state.status === 'in_progress' && !isEmptyWorkflow(d.state);
   const snap = keep ? takeSnapshot(d, 'handover', why, at.git) : null;
   d.emit({ type: 'session.ended', data: { reason: why, snapshot_id: snap?.id ?? null } });
-  return { ended: true, session_number: cur.number };
+  // the latest snapshot, found standing at the version the caller saw: it holds where the session left off
+  const standing = at !== null && !stale ? (d.state.last_snapshot?.id ?? null) : null;
+  const snapshot = snap ? { id: snap.id, taken: true } : standing ? { id: standing, taken: false } : null;
+  return { ended: true, session_number: cur.number, snapshot };
+}
+
+/**
+ * Whether the agent's session ended its Baton session, which one, and the snapshot it ended on: one taken for it
+ * (`taken`, trigger `handover`), or the latest, which nothing recorded since made stale; null when none was due (a
+ * workflow holding nothing, or not in progress).
+ */
+export interface SessionEnd {
+  ended: boolean;
+  session_number: number | null;
+  snapshot: { id: string; taken: boolean } | null;
 }
 
 /**

@@ -554,10 +554,11 @@ describe('endAgentSession', () => {
     expect(endAgentSession(other, { name: 'claude-code', session_id: 's2' }, null)).toEqual({
       ended: false,
       session_number: null,
+      snapshot: null,
     });
     expect(other.events).toEqual([]);
     const d = next(s);
-    expect(endAgentSession(d, s1, 'clear')).toEqual({ ended: true, session_number: 1 });
+    expect(endAgentSession(d, s1, 'clear')).toEqual({ ended: true, session_number: 1, snapshot: null });
     expect(d.state.sessions.at(-1)).toMatchObject({ end_reason: 'Claude Code session s1 ended (/clear)' });
     // ended once: a second SessionEnd (hooks wired twice) writes nothing
     const again = next(d.state);

@@ -16,6 +16,7 @@ import {
   type BranchChange,
   type EarlierWorkflow,
   type OtherWork,
+  type SessionEnd,
 } from '../../core/index.js';
 import { clip } from '../../core/clip.js';
 import { COMPACTION_REASON } from '../../core/compaction.js';
@@ -1199,7 +1200,7 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
               reason: p.reason,
             })
           : null;
-      const endNote = ended?.ended ? `; session ${ended.session_number} ended` : '';
+      const endNote = ended?.ended ? `; ${sessionEndSaid(ended)}` : '';
       const tell = turn.tell ?? imported.tell;
       return {
         outcome: imported.failed
@@ -1214,4 +1215,16 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
       };
     }
   }
+}
+
+/**
+ * The Baton session's end as the hook line says it, with the snapshot that holds where it left off: one taken for it,
+ * or the latest (a Stop's checkpoint just before), which nothing recorded since made stale.
+ */
+function sessionEndSaid(e: SessionEnd): string {
+  const ended = `session ${e.session_number} ended`;
+  if (!e.snapshot) return ended;
+  return e.snapshot.taken
+    ? `${ended} on snapshot ${e.snapshot.id} (handover)`
+    : `${ended} on snapshot ${e.snapshot.id}, the latest (nothing recorded since)`;
 }

@@ -138,7 +138,15 @@ export const StartResult = z
   .openapi('StartResult');
 
 export const AgentSessionEnded = z
-  .object({ workflow_id: z.string(), ended: z.boolean(), session_number: z.number().int().nullable() })
+  .object({
+    workflow_id: z.string(),
+    ended: z.boolean(),
+    session_number: z.number().int().nullable(),
+    snapshot: z.object({ id: z.string(), taken: z.boolean() }).nullable().openapi({
+      description:
+        'the snapshot the session ended on: one taken for it (trigger handover), or the latest, nothing recorded since',
+    }),
+  })
   .openapi('AgentSessionEnded');
 
 export const AgentTurnEnded = z
