@@ -65,6 +65,11 @@ export interface RecoveryPlan {
   last_known_state: { task: string | null; last_event_seq: number; last_activity: string };
   options: RecoveryOption[];
   recommended: RecoveryOption['type'];
+  /**
+   * What recovering costs the agent's own conversation, when a crash cut off one the next `baton run` could go on in
+   * (`sessionToGoOn`): any option starts that run in a fresh agent session with the briefing instead. Null otherwise.
+   */
+  conversation: string | null;
 }
 
 /**
@@ -182,6 +187,10 @@ export function recoveryOptions(
     last_known_state: { task: running?.id ?? null, last_event_seq: s.version, last_activity: s.updated_at },
     options,
     recommended: last && input.worktree !== 'agrees' ? 'checkpoint' : 'live_state',
+    conversation:
+      s.status === 'interrupted' && s.agent?.resume_token
+        ? `any option starts the next \`baton run\` in a fresh agent session with the briefing; to go on in the agent's own conversation instead, do not recover: \`baton run -w ${s.id}\``
+        : null,
   };
 }
 

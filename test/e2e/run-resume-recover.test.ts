@@ -285,11 +285,18 @@ describe('recovering a `baton run` whose agent had committed', () => {
     const plan = await ws.human(['recover']);
     expect(plan.code, plan.stderr).toBe(0);
     expect(plan.stdout).toContain('[2] live_state (recommended)');
+    // the agent named its conversation: recovering gives it up, and the plan says so before one is chosen
+    expect(plan.stdout).toContain(
+      `note: any option starts the next \`baton run\` in a fresh agent session with the briefing; to go on in the agent's own conversation instead, do not recover: \`baton run -w ${id}\``,
+    );
     expect(plan.stdout).not.toContain('(safe)');
     const cpLine = plan.stdout.split('\n').find((l) => l.includes('[1] checkpoint'));
     expect(cpLine).toMatch(/moves main back .*1 commit leaves the branch/);
-    const json = (await ws.cli(['recover'])).json<{ recovery: { recommended: string } }>();
+    const json = (await ws.cli(['recover'])).json<{
+      recovery: { recommended: string; conversation: string | null };
+    }>();
     expect(json.recovery.recommended).toBe('live_state');
+    expect(json.recovery.conversation).toContain(`\`baton run -w ${id}\``);
     // the plain-file copy beside the work (written when the crash was noticed) says what `baton recover` says
     const onDisk: unknown = JSON.parse(
       readFileSync(join(ws.repo, '.baton', 'runs', id, 'recovery.json'), 'utf8'),
@@ -328,7 +335,11 @@ describe('recovering a `baton run` whose agent had committed', () => {
     expect(cpLine).not.toContain('(recommended)');
     expect(cpLine).toMatch(/moves main back .*1 commit leaves the branch \(kept on a backup ref\)/);
     expect(plan.stdout).toMatch(/^ +[0-9a-f]{7} T2: the API$/m);
-    const json = (await ws.cli(['recover'])).json<{ recovery: { recommended: string } }>();
+    const json = (await ws.cli(['recover'])).json<{
+      recovery: { recommended: string; conversation: string | null };
+    }>();
     expect(json.recovery.recommended).toBe('live_state');
+    // in progress, not interrupted: going on is `baton run -w`, said first; no recovery gives anything up
+    expect(json.recovery.conversation).toBeNull();
   });
 });

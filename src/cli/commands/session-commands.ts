@@ -301,6 +301,7 @@ const recoveryText = (p: RecoveryPlan, elsewhere: Elsewhere | null) =>
         `workflow ${p.workflow_id}${whoseWords(elsewhere)} is ${p.status}${p.interrupt_reason ? ` (${p.interrupt_reason})` : ''}`,
         'recovery options:',
         ...optionsText(p, elsewhere),
+        ...(p.conversation ? [`note: ${p.conversation}`] : []),
         `choose with: baton recover --option ${p.options.map((o) => o.type).join('|')}${p.options.some((o) => o.type === 'checkpoint') ? ' [--checkpoint <name>]' : ''}`,
       ]
   ).join('\n');

@@ -616,6 +616,8 @@ export const RecoveryPlan = z
       }),
     ),
     recommended: z.enum(['checkpoint', 'live_state', 'fresh']),
+    /** What recovering costs the agent's own conversation a crash cut off; absent from an older server. */
+    conversation: z.string().nullable().optional(),
   })
   .openapi('RecoveryPlan');
 
