@@ -56,19 +56,25 @@ export function snapshotPlace(
 /**
  * The work span of a workflow, for a git capture. Its place is where its work was last seen (`workflowPlace`), else a
  * detached HEAD it began on (a Codex app worktree starts detached): a branch made from it holds that start, and git
- * is asked so (`place_held`), where only a commit of the agent's on the branch would otherwise say it.
+ * is asked so (`place_held`), where only a commit of the agent's on the branch would otherwise say it. The commits its
+ * transcripts reported go with it, so git says which of them HEAD's history does not hold (`off_head`).
  */
-export const workSpanOf = (s: WorkflowPlaces & { created_at: string; ended_at: string | null }): WorkSpan => {
+export const workSpanOf = (
+  s: WorkflowPlaces & Pick<WorkflowState, 'side_effects'> & { created_at: string; ended_at: string | null },
+): WorkSpan => {
   const start = s.git_start;
   const place =
     workflowPlace(s) ??
     (start?.branch && start.commit ? { branch: start.branch, commit: start.commit } : null);
+  // the commits the transcripts reported: git says which HEAD no longer holds, and where they are (`off_head`)
+  const reported = (s.side_effects ?? []).flatMap((e) => reportedHash(e) ?? []);
   return {
     commit: s.git_start?.commit ?? null,
     ...(s.git_start?.dirty ? { dirty: s.git_start.dirty } : {}),
     at: s.created_at,
     until: s.ended_at,
     ...(place?.commit ? { place: { branch: place.branch, commit: place.commit } } : {}),
+    ...(reported.length ? { reported } : {}),
   };
 };
 

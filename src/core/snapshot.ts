@@ -3,7 +3,7 @@ import { listTotals } from './fold/bounds.js';
 import { usageOfTotals } from './fold/usage.js';
 import { emptyTotals } from './schemas/records.js';
 import { nextTask, taskCounts, taskUnderWay } from './task-graph.js';
-import type { GitCapture, GitMark } from './schemas/git-state.js';
+import type { GitCapture, GitMark, GitState } from './schemas/git-state.js';
 import type { SessionSnapshot } from './schemas/snapshot.js';
 import type { WorkflowState } from './schemas/state.js';
 import type { SessionInfo, SnapshotTrigger } from './schemas/workflow.js';
@@ -90,11 +90,15 @@ export function withTasks(snap: SessionSnapshot, tasks: SessionSnapshot['tasks']
  * Whether git is as the snapshot saw it: HEAD at the same commit on the same branch (a commit since, even one whose
  * tool call a crash cut off, makes the snapshot stale: its done list and Git State miss it), and the same files
  * uncommitted (a stash, a checkout of a file, a file written by hand: its Git State would name files that are not
- * so; more changes to the same files do not count: its diffstat may be behind). Without a capture now, nothing says
- * it moved.
+ * so; more changes to the same files do not count: its diffstat may be behind), and the reported commits off HEAD's
+ * history where they were (a branch holding one deleted since: its done list would name it). Without a capture now,
+ * nothing says it moved.
  */
 export function sameGit(snap: SessionSnapshot, now: GitCapture | null): boolean {
-  return sameGitAs(snap.git_state, now?.state ?? null);
+  const off = (g: GitState | null | undefined) => JSON.stringify(g?.off_head ?? []);
+  return (
+    sameGitAs(snap.git_state, now?.state ?? null) && (!now?.state || off(snap.git_state) === off(now.state))
+  );
 }
 
 /** Whether git (`now`) is where a mark (a snapshot's git state, a turn's end) saw it: as `sameGit` says it. */

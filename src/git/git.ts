@@ -431,6 +431,44 @@ async function gitAnswers(dir: string, args: string[]): Promise<boolean | null> 
   }
 }
 
+/** How many of the commits a transcript reported (the newest) git is asked about: one `git merge-base` each. */
+const OFF_HEAD_ASKED = WORK_COMMITS_LISTED;
+
+/**
+ * Which of the commits the transcripts reported (`reported`, oldest first) HEAD's history does not hold, and the
+ * branches that hold each (local ones first; none: on no branch, as after a `git reset --hard` that left it behind).
+ * Those git listed on HEAD (`onHead`) are not asked again, a commit git does not know (another repository's, or
+ * collected) is left out, and only the newest OFF_HEAD_ASKED are asked.
+ */
+async function offHead(
+  dir: string,
+  reported: readonly string[],
+  onHead: readonly { hash: string }[],
+): Promise<{ hash: string; branches: string[] }[]> {
+  const asked = [...new Set(reported)]
+    .filter((h) => !onHead.some((c) => c.hash.startsWith(h) || h.startsWith(c.hash)))
+    .slice(-OFF_HEAD_ASKED);
+  const held = await Promise.all(asked.map((h) => isAncestor(dir, h)));
+  const off = asked.filter((_, i) => held[i] === false);
+  return Promise.all(
+    off.map(async (hash) => {
+      const refs = await tryGit(dir, [
+        'for-each-ref',
+        '--contains',
+        hash,
+        '--format=%(refname:short)',
+        'refs/heads',
+        'refs/remotes',
+      ]);
+      const branches = (refs ?? '')
+        .split('\n')
+        .map((r) => r.trim())
+        .filter((r) => r && !r.endsWith('/HEAD'));
+      return { hash, branches };
+    }),
+  );
+}
+
 /**
  * The commits HEAD's history gained since a snapshot whose HEAD was `since.commit` (what `baton resume` lists when
  * HEAD moved): every one HEAD has that it had not; those committed since `since.at` when git no longer knows it.
@@ -441,8 +479,9 @@ export const commitsSince = (dir: string, since: { commit: string; at: string })
 /**
  * Captures the Amelia GitState with real git: branch, start commit, HEAD and its subject, files modified since the
  * start (committed or not, untracked included), staged files, the dirty flag, a short diffstat, and with the
- * workflow's start the commits made since (`commitsAfter`, timed) and, when another branch than the one its work was
- * last seen on is checked out, whether HEAD's history holds that work (`place_held`).
+ * workflow's start the commits made since (`commitsAfter`, timed), when another branch than the one its work was
+ * last seen on is checked out, whether HEAD's history holds that work (`place_held`), and which commits its transcripts
+ * reported HEAD's history does not hold, and where they are (`offHead`).
  */
 export async function captureGitState(dir: string, start: WorkSpan | null): Promise<GitCapture> {
   const status = await tryGit(dir, ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all']);
@@ -490,6 +529,9 @@ export async function captureGitState(dir: string, start: WorkSpan | null): Prom
     head.commit && (!start || startCommit === head.commit) ? subjectOf(head.commit) : null,
   ]);
   const conflict = conflictOf(all.unmerged, operation);
+  // the reported commits HEAD's history does not hold (after those git listed on it): where each is now
+  const off =
+    start?.reported?.length && head.commit ? await offHead(dir, start.reported, work?.listed ?? []) : [];
   const committed = new Set((since ?? '').split('\0').filter(Boolean));
   // a file already changed when the workflow began, as it was then, is not its work (unless committed since)
   const before = start?.dirty ?? {};
@@ -524,6 +566,7 @@ export async function captureGitState(dir: string, start: WorkSpan | null): Prom
       ...(start ? { work_commits: work ?? { listed: [], more: 0, began_at: start.at } } : {}),
       ...(place && held !== null ? { place_held: { commit: place.commit, held } } : {}),
       ...(conflict ? { conflict } : {}),
+      ...(off.length ? { off_head: off } : {}),
     },
     note: head.commit ? null : 'the repository has no commits yet',
   };

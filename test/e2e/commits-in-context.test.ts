@@ -271,7 +271,7 @@ describe('the commits already done, read from git', () => {
     );
     const done = section(text, '### Already Done (do not redo)');
     expect(done.match(/^ {2}- commit .*$/gm)).toEqual([
-      `  - commit ${mul.hash.slice(0, 7)} Add mul (not on hotfix now)`,
+      `  - commit ${mul.hash.slice(0, 7)} Add mul (not on hotfix now: only on branch main)`,
     ]);
     expect(done).not.toContain('Rename add');
     expect(text).toContain(`- Branch hotfix at ${rename.hash.slice(0, 7)} "Rename add"`);

@@ -263,7 +263,7 @@ describe('a Claude Code conversation resumed after its workflow was completed', 
     expect((await baton(['context', '-w', third])).stdout).toContain(
       [
         `Earlier work of the conversation this workflow follows: workflow ${first} "add a --json flag to the export command", completed (\`baton context -w ${first}\` or the MCP tool get_resume_context shows it). Done there, not to redo:`,
-        `  - commit ${hash} Add the --json flag to export (not on main now)`,
+        `  - commit ${hash} Add the --json flag to export (not on main now: on no branch, reset away or rewritten)`,
       ].join('\n'),
     );
     expect((await status(first)).counts).toEqual(before.counts);

@@ -101,6 +101,30 @@ describe('the commits already done: the transcripts and git, each once', () => {
     expect(lines(doneCommits([commit('1234567 Add mul')], null, limits))).toEqual(['1234567 Add mul']);
   });
 
+  it("says where git found a reported commit HEAD's history does not hold, imported or beyond the list", () => {
+    const off = (branches: string[]) => ({ ...gitWith([]), off_head: [{ hash: '1234567', branches }] });
+    // an imported transcript's commit, from before the workflow began, left on a branch made from it
+    const kept = doneCommits([commit('1234567 Add parser', earlier)], off(['save-parser']), limits);
+    expect(lines(kept)).toEqual(['1234567 Add parser (not on main now: only on branch save-parser)']);
+    expect(kept.commits[0]?.not_on).toEqual({ branch: 'main', on_branches: ['save-parser'] });
+    // on no branch: a reset (or a rewrite) left it behind
+    expect(lines(doneCommits([commit('1234567 Add parser', earlier)], off([]), limits))).toEqual([
+      '1234567 Add parser (not on main now: on no branch, reset away or rewritten)',
+    ]);
+    // several branches, the fourth on counted; git's list cut says nothing, git's own answer does
+    const many = {
+      ...off(['a', 'b', 'origin/a', 'c']),
+      work_commits: { listed: [], more: 40, began_at: began },
+    };
+    expect(lines(doneCommits([commit('1234567 Add parser')], many, limits))).toEqual([
+      '1234567 Add parser (not on main now: only on branches a, b, origin/a and 1 more)',
+    ]);
+    // a commit git holds on HEAD (not in off_head) is said as the transcript said it, with no note
+    const on = doneCommits([commit('7654321 Add docs', earlier)], off(['save-parser']), limits);
+    expect(lines(on)).toEqual(['7654321 Add docs']);
+    expect(on.commits[0]?.not_on).toBeUndefined();
+  });
+
   it('keeps an amend said as such: the commit it replaced names the one that replaced it', () => {
     const git = gitWith([['283c50a00000', 'Add docs']]);
     const r = doneCommits(

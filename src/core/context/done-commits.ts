@@ -11,6 +11,12 @@ export interface DoneCommit {
   task_id: string | null;
   /** Only git has it: no transcript reported it (its tool call never returned, or it was made by hand). */
   git_only?: true;
+  /**
+   * A reported commit HEAD's history does not hold (reset away, rewritten, or made on a branch since left): the branch
+   * checked out (`HEAD's history` when detached) and, as git answered (`off_head`), the branches that hold it (empty:
+   * none); null when git was not asked (a snapshot from before it was).
+   */
+  not_on?: { branch: string; on_branches: string[] | null };
 }
 
 export interface DoneCommits {
@@ -93,6 +99,26 @@ const prMergeOf = (merged: string, subject: string): string | null => {
   return m && merged.slice(0, m.index) === subject ? (m[1] as string) : null;
 };
 
+/** What a reported commit git's list does not hold is now: its note, where it goes, and whether it left the branch. */
+interface Fate {
+  note: string;
+  at: number;
+  not_on?: DoneCommit['not_on'];
+}
+
+/**
+ * A reported commit not on the branch checked out (`where`), and where git says it is (`branches`: those that hold
+ * it, none: on no branch; null: git was not asked): `not on main now: only on branch save-parser`.
+ */
+export function offBranchWords(where: string, branches: readonly string[] | null): string {
+  const now = `not on ${where} now`;
+  if (branches === null) return now;
+  if (branches.length === 0) return `${now}: on no branch, reset away or rewritten`;
+  const shown = branches.slice(0, 3).join(', ');
+  const more = branches.length > 3 ? ` and ${branches.length - 3} more` : '';
+  return `${now}: only on ${branches.length > 1 ? 'branches' : 'branch'} ${shown}${more}`;
+}
+
 /**
  * The commits already done, each once: the ones the transcripts reported (in their order) and the ones git has on
  * HEAD's history since the workflow began (the capture's `work_commits`) that no transcript reported and this worktree
@@ -101,8 +127,10 @@ const prMergeOf = (merged: string, subject: string): string | null => {
  * command by its message). A reported commit made since the workflow began that git's complete list does not hold
  * was rewritten (amended, rebased) or reset away, or made on another branch: it is not claimed as on the branch, it
  * says which commit replaced it (git's, of the same subject), which merged it (a pull request's squash, its subject
- * with ` (#123)` after it) or that it is not on the branch now. With git's list cut
- * (`more`), nothing is said of the reported commits it does not hold: they may be older ones.
+ * with ` (#123)` after it) or that it is not on the branch now, and where it is as git answered (`off_head`: the
+ * branches that hold it, or none). With git's list cut (`more`), or for a commit reported before the workflow began
+ * (an imported transcript's), only git's answer (`off_head`) says a reported commit is not on the branch: it may be an
+ * older one git's list does not reach.
  * `limits.git_commits` is how many of the commits only git has are listed (the newest), the rest counted in `more`.
  */
 export function doneCommits(
@@ -151,14 +179,26 @@ export function doneCommits(
   });
   const began = work ? Date.parse(work.began_at) : NaN;
   const where = !git || git.branch === '(detached)' || git.branch === 'HEAD' ? "HEAD's history" : git.branch;
+  /** Not on the branch checked out: where git says it is, when it was asked (`off_head`). */
+  const notOn = (hash: string): Fate => {
+    const off = git?.off_head?.find((o) => sameHash(o.hash, hash));
+    return {
+      note: ` (${offBranchWords(where, off?.branches ?? null)})`,
+      at: -1,
+      not_on: { branch: where, on_branches: off ? off.branches : null },
+    };
+  };
   /** What an unreported-by-git commit is now, and the listed commit that replaced it (placed before it). */
-  const fate = (r: Reported): { note: string; at: number } => {
+  const fate = (r: Reported): Fate => {
     const none = { note: '', at: -1 };
     if (!r.hash) return none;
     const by = replacedBy.get(r.hash);
     if (by)
       return { note: ` (replaced by ${shortHash(by)})`, at: listed.findIndex((g) => sameHash(g.hash, by)) };
-    if (!complete || !(Date.parse(r.effect.timestamp) >= began)) return none;
+    // predating the workflow (an imported transcript's) or beyond git's cut list: git's own answer says it is not on
+    // HEAD's history, where the list cannot
+    const offHead = git?.off_head?.some((o) => sameHash(o.hash, r.hash as string)) === true;
+    if (!complete || !(Date.parse(r.effect.timestamp) >= began)) return offHead ? notOn(r.hash) : none;
     const subject = r.subject.replace(amendNote, '');
     const same = listed.findIndex((g, j) => !taken.has(j) && g.subject === subject);
     const g = listed[same];
@@ -171,7 +211,7 @@ export function doneCommits(
           note: ` (merged as ${shortHash(m.hash)} by pull request #${prMergeOf(m.subject, subject)})`,
           at: merged,
         }
-      : { note: ` (not on ${where} now)`, at: -1 };
+      : notOn(r.hash);
   };
   const out: DoneCommit[] = [];
   let next = 0;
@@ -208,6 +248,7 @@ export function doneCommits(
       hash: r.hash ? shortHash(r.hash) : '',
       subject: `${clip(shortAmends(r.subject, amendedEarlier.get(k)), limits.commit_subject_chars)}${f.note}`,
       task_id,
+      ...(f.not_on ? { not_on: f.not_on } : {}),
     });
   });
   gitUpTo(listed.length);

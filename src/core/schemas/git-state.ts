@@ -77,6 +77,13 @@ export const GitState = z.object({
   place_held: z.object({ commit: z.string(), held: z.boolean() }).optional(),
   /** An unresolved conflict, or a merge, rebase, cherry-pick or revert in progress (absent: none, or not read). */
   conflict: GitConflict.optional(),
+  /**
+   * The commits the workflow's transcripts reported (`WorkSpan.reported`) that HEAD's history does not hold, as git
+   * answered: each by the hash reported and the branches that hold it (local ones, then remote-tracking ones; none: on
+   * no branch, as after a `git reset --hard` that left it behind). A commit git does not know is not here (absent: none,
+   * or not asked).
+   */
+  off_head: z.array(z.object({ hash: z.string(), branches: z.array(z.string()) })).optional(),
 });
 export type GitState = z.infer<typeof GitState>;
 
@@ -120,4 +127,6 @@ export interface WorkSpan {
   until: string | null;
   /** The branch and commit its work was last seen at (`workflowPlace`), when known. */
   place?: { branch: string; commit: string };
+  /** The hashes of the commits its transcripts reported, oldest first: git is asked whether HEAD holds them. */
+  reported?: readonly string[];
 }
