@@ -67,7 +67,10 @@ export const workSpanOf = (
     workflowPlace(s) ??
     (start?.branch && start.commit ? { branch: start.branch, commit: start.commit } : null);
   // the commits the transcripts reported: git says which HEAD no longer holds, and where they are (`off_head`)
-  const reported = (s.side_effects ?? []).flatMap((e) => reportedHash(e) ?? []);
+  const reported = (s.side_effects ?? []).flatMap((e) => {
+    const hash = reportedHash(e);
+    return hash ? [{ hash, at: e.timestamp }] : [];
+  });
   return {
     commit: s.git_start?.commit ?? null,
     ...(s.git_start?.dirty ? { dirty: s.git_start.dirty } : {}),

@@ -431,25 +431,39 @@ async function gitAnswers(dir: string, args: string[]): Promise<boolean | null> 
   }
 }
 
-/** How many of the commits a transcript reported (the newest) git is asked about: one `git merge-base` each. */
+/** How many of the commits a transcript reported (the newest) git is asked about. */
 const OFF_HEAD_ASKED = WORK_COMMITS_LISTED;
+/** How far HEAD's history is read back, before the oldest commit asked about, to find them on it in one call. */
+const OFF_HEAD_SLACK_S = 86_400;
 
 /**
  * Which of the commits the transcripts reported (`reported`, oldest first) HEAD's history does not hold, and the
  * branches that hold each (local ones first; none: on no branch, as after a `git reset --hard` that left it behind).
  * Those git listed on HEAD (`onHead`) are not asked again, a commit git does not know (another repository's, or
- * collected) is left out, and only the newest OFF_HEAD_ASKED are asked.
+ * collected) is left out, and only the newest OFF_HEAD_ASKED are asked. HEAD's history since a day before the oldest
+ * is read in one call (an imported transcript's commits, from before its workflow, are there); `git merge-base
+ * --is-ancestor` is asked only of those it does not hold.
  */
 async function offHead(
   dir: string,
-  reported: readonly string[],
+  reported: readonly { hash: string; at: string }[],
   onHead: readonly { hash: string }[],
 ): Promise<{ hash: string; branches: string[] }[]> {
-  const asked = [...new Set(reported)]
-    .filter((h) => !onHead.some((c) => c.hash.startsWith(h) || h.startsWith(c.hash)))
-    .slice(-OFF_HEAD_ASKED);
-  const held = await Promise.all(asked.map((h) => isAncestor(dir, h)));
-  const off = asked.filter((_, i) => held[i] === false);
+  const held = (list: readonly { hash: string }[], h: string) =>
+    list.some((c) => c.hash.startsWith(h) || h.startsWith(c.hash));
+  const latest = new Map(reported.map((r) => [r.hash, r.at]));
+  let asked = [...latest.keys()].filter((h) => !held(onHead, h)).slice(-OFF_HEAD_ASKED);
+  if (asked.length === 0) return [];
+  const oldest = Math.min(...asked.map((h) => Date.parse(latest.get(h) ?? '') || 0));
+  const since = Math.max(0, Math.floor(oldest / 1000) - OFF_HEAD_SLACK_S);
+  const recent = await tryGit(dir, ['rev-list', `--since=@${since}`, '--max-count=2000', 'HEAD']);
+  const history = (recent ?? '')
+    .split('\n')
+    .map((hash) => ({ hash: hash.trim() }))
+    .filter((c) => c.hash);
+  asked = asked.filter((h) => !held(history, h));
+  const answers = await Promise.all(asked.map((h) => isAncestor(dir, h)));
+  const off = asked.filter((_, i) => answers[i] === false);
   return Promise.all(
     off.map(async (hash) => {
       const refs = await tryGit(dir, [

@@ -127,6 +127,9 @@ export interface WorkSpan {
   until: string | null;
   /** The branch and commit its work was last seen at (`workflowPlace`), when known. */
   place?: { branch: string; commit: string };
-  /** The hashes of the commits its transcripts reported, oldest first: git is asked whether HEAD holds them. */
-  reported?: readonly string[];
+  /**
+   * The commits its transcripts reported, oldest first, each by its hash and when it was reported: git is asked
+   * whether HEAD holds them.
+   */
+  reported?: readonly { hash: string; at: string }[];
 }
