@@ -957,12 +957,13 @@ describe('a turn a usage limit stopped', () => {
       ),
     ].flat();
     const last = 'Half-way: the parser is done and its tests pass; the writer is next.';
-    writeFileSync(
-      transcript,
-      `${[line.user(ask, minutesAgo(10)), ...calls, line.said(last, minutesAgo(2)), line.limit(notice)].join('\n')}\n`,
-    );
     const base = { session_id: 's1', cwd: repo, transcript_path: transcript };
     await hook('UserPromptSubmit', { ...base, prompt: ask });
+    // the agent's words come after the prompt's hook ran, as Claude Code writes them: said in the turn the limit cut
+    writeFileSync(
+      transcript,
+      `${[line.user(ask, minutesAgo(10)), ...calls, line.said(last), line.limit(notice)].join('\n')}\n`,
+    );
     await hook('StopFailure', { ...base, error: 'rate_limit', last_assistant_message: notice });
     const start = await hook('SessionStart', { ...base, session_id: 's2', source: 'resume' });
     expect(start.stderr).toMatch(/cut to fit/);

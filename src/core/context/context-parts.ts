@@ -1,4 +1,5 @@
-import { LEFT_RUNNING, NEVER_RETURNED, NOT_ANSWERED } from '../call-text.js';
+import { LEFT_RUNNING, NEVER_RETURNED, NOT_ANSWERED, SPOKE_AFTER } from '../call-text.js';
+import { cutTurn, stopperWords, type CutTurn } from './cut-turn.js';
 import { clip } from '../clip.js';
 import { isCoverageUnmet } from '../coverage-threshold.js';
 import { byIsoTime } from '../iso-order.js';
@@ -590,7 +591,12 @@ export function lastState(snap: SessionSnapshot, max: number): LastState | null 
     .filter((s): s is NonNullable<typeof s> => s !== null)
     .sort((a, b) => byIsoTime(a.timestamp, b.timestamp))
     .at(-1);
-  if (!newest) return null;
+  // a stop (a usage limit, an API error) cut off the turn on the user's latest request: what What to Do Next goes on
+  // with is that turn, said here after the agent's last word, which is older than the request when it said nothing in
+  // that turn (a new conversation's first turn, or the limit hit at once)
+  const cut = cutTurn(snap);
+  const stopped = cut && (cut.resumed || (newest && !cut.said)) ? stoppedTurnWords(cut, !!newest) : null;
+  if (!newest) return stopped ? silentState(snap, stopped, max) : null;
   const kind =
     newest === compaction ? 'compaction' : newest.said_nothing === true ? 'said_nothing' : 'last_message';
   // a last message ends on what it asks or left running: that end stays with its head; with no room, none of it is
@@ -604,7 +610,7 @@ export function lastState(snap: SessionSnapshot, max: number): LastState | null 
     kind !== 'compaction' && own.includes(NEVER_RETURNED)
       ? landedCalls(own, landedCommits(snap))
       : { text: own, all_landed: false };
-  const whole = calls.text;
+  const whole = stopped ? `${calls.text}\n\n${stopped}` : calls.text;
   const fitted =
     max > 0 ? fitSummary(whole, max, { keepEnd: kind !== 'compaction' }) : { text: '', cut: whole.length };
   const waitingOn = waitsOn(newest.text);
@@ -633,6 +639,33 @@ export function lastState(snap: SessionSnapshot, max: number): LastState | null 
     ...(waitingOn.length ? { waiting_on: waitingOn } : {}),
     ...(calls.all_landed ? { calls_landed: true } : {}),
   };
+}
+
+/**
+ * A turn `cutTurn` says was cut off before the agent said anything, in words: after the agent's last word (`after`),
+ * in the words that say the user spoke after it (fit-summary.ts keeps them first, newest first); with no word of the
+ * agent's at all, on its own. What cut it is named once the user said go on since (What to Do Next names it else).
+ */
+function stoppedTurnWords(cut: CutTurn, after: boolean): string {
+  // while the stop holds, What to Do Next says what it was, once, as why the previous session ended
+  const by = cut.resumed ? ` by ${stopperWords[cut.by]}` : '';
+  const how = cut.resumed ? '' : ' (by what: What to Do Next says)';
+  if (after && cut.request)
+    return `${SPOKE_AFTER}${cut.request}", and that turn was cut off${by} before the agent said anything${how}.`;
+  const asked = cut.request ? ` "${cut.request}"` : '';
+  return `The turn on the user's request${asked} was cut off${by} before the agent said anything${how}.`;
+}
+
+/** The Last State of a turn cut off before the agent ever said a word (`stoppedTurnWords`), as of the stop. */
+function silentState(snap: SessionSnapshot, text: string, max: number): LastState {
+  const stops = [snap.summaries?.usage_limit, snap.summaries?.api_error].filter((s) => !!s);
+  const at =
+    stops
+      .map((s) => s.timestamp)
+      .sort(byIsoTime)
+      .at(-1) ?? snap.created_at;
+  const fitted = max > 0 ? fitSummary(text, max, { keepEnd: true }) : { text: '', cut: text.length };
+  return { kind: 'said_nothing', at, ...fitted, since: newerThan(snap, at), undone_by: null, left: null };
 }
 
 /** Every commit the done list holds, subjects whole: what a call cut off before it returned may have made. */

@@ -10,6 +10,7 @@ import { commitSaid, pullRequestSaid, pushSaid } from './done-words.js';
 import { commitsSinceSaid } from './commits-since.js';
 import { nestedHeadings } from './nested-headings.js';
 import { ciSaid } from './ci-after-run.js';
+import { stopperWords } from './cut-turn.js';
 
 const mark: Record<string, string> = {
   done: '[x]',
@@ -520,6 +521,9 @@ function nextWork(c: ResumeContext): string {
     const cut = c.next.cut_off;
     if (cut) {
       const reached = cut.said ? ` from where ${theLast} shows it had got to` : '';
+      // the user said go on since the stop (the limit reset): that asks for the request, not for an older message
+      if (cut.resumed)
+        return `No task is recorded, and the agent's turn on the user's latest request (${where}) was cut off by ${stopperWords[cut.by]}${cut.said ? '' : ' before it said anything'}; the user said "${clip(cut.resumed, 80)}" since: go on with that request${reached}, first checking what of it already ran.`;
       return `No task is recorded, and the agent's turn on the user's latest request (${where}) was cut off${cut.said ? '' : ' before it said anything'} (by what: why the previous session ended, said next): go on with that request${reached}, first checking what of it already ran.`;
     }
     // cut in the middle of the agent's turn: what it announced last is under way, and perhaps not done

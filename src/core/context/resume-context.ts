@@ -6,7 +6,8 @@ import type { SessionSnapshot } from '../schemas/snapshot.js';
 import type { WorkflowState } from '../schemas/state.js';
 import type { PauseWaiting } from '../commands/pause.js';
 import { isTerminal, type TerminalStatus } from '../workflow-machine.js';
-import { apiFailureStanding, turnStop, turnStoppedBy, type TurnStopper } from '../turn-stop.js';
+import { apiFailureStanding, turnStop } from '../turn-stop.js';
+import { cutTurn, lastSaidAt, latestAsking, requestAt, saidSince, type CutTurn } from './cut-turn.js';
 import { onlyGoesOn } from '../requests/request-text.js';
 import {
   alreadyDone,
@@ -317,10 +318,11 @@ export interface ResumeContext {
     answered: boolean;
     /**
      * Something other than the agent cut off its turn on the user's latest request, and nothing was said or asked
-     * since (`turnStoppedBy`): an API error, a full context, a usage limit (`by`); `said`: the agent's last message
-     * came in that turn, so it tells how far the turn got. The request is still to be carried out. Absent otherwise.
+     * since (`turnStoppedBy`), or only the user's go-ahead to go on with it (`resumed`): an API error, a full context,
+     * a usage limit (`by`); `said`: the agent's last message came in that turn, so it tells how far the turn got. The
+     * request is still to be carried out (`cut-turn.ts`). Absent otherwise.
      */
-    cut_off?: { by: TurnStopper; said: boolean };
+    cut_off?: CutTurn;
     /**
      * The user's latest word is a go-ahead ("approved", "yep let's do it") said after the agent's last message: their
      * answer to what it proposed or asked, in their words (the Goal leaves go-aheads out). Null otherwise.
@@ -392,12 +394,6 @@ function listChangedAt(snap: SessionSnapshot): number {
   );
 }
 
-/** When the agent last spoke (its last message), or null when it said nothing (a session cut off before a word). */
-function lastSaidAt(snap: SessionSnapshot): number | null {
-  const last = snap.summaries?.last_message;
-  return last && last.said_nothing !== true ? time(last.timestamp) : null;
-}
-
 /** When the user's latest request was said, or null when none came (the issue stands alone). */
 const latestRequestAt = (snap: SessionSnapshot) => {
   const latest = snap.requests.at(-1);
@@ -418,24 +414,11 @@ function requestAfterList(snap: SessionSnapshot): boolean {
   return changed >= 0 && said > changed;
 }
 
-/** Whether the agent's last message came after the user's latest request (or the issue, when nothing came later). */
-function saidSinceAsked(snap: SessionSnapshot): boolean {
-  const said = lastSaidAt(snap);
-  const asked = latestRequestAt(snap);
-  return said !== null && (asked === null || said >= asked);
-}
-
-/** What cut off the agent's turn on the latest request (an API error, a usage limit), while that holds, or null. */
-function cutOff(snap: SessionSnapshot): { by: TurnStopper; said: boolean } | null {
-  const by = turnStoppedBy(snap.summaries, snap.requests.at(-1));
-  return by ? { by, said: saidSinceAsked(snap) } : null;
-}
-
 /**
  * Whether the agent's last message replies to the user's latest request: it came after it, and the turn ended on it,
  * not cut off after it by an API error or a usage limit (a message on the way is no reply).
  */
-const answered = (snap: SessionSnapshot) => saidSinceAsked(snap) && !cutOff(snap);
+const answered = (snap: SessionSnapshot) => saidSince(snap, snap.requests.at(-1)) && !cutTurn(snap);
 
 /** Where the imported session was recorded, when not here (`git.recorded`): another folder, or another branch. */
 function recordedApart(place: RecordedPlace | null, branch: string | null) {
@@ -449,7 +432,10 @@ function recordedApart(place: RecordedPlace | null, branch: string | null) {
 /**
  * The user's go-ahead said after the agent's last message (`go_ahead`), in their words; none once the agent went on
  * with it by its task list (the list moved after the go-ahead: the turn was cut before it spoke again), which then
- * says what comes next. Work without a list (a commit) leaves it: what it proposed may be only partly done.
+ * says what comes next. Work without a list (a commit) leaves it: what it proposed may be only partly done. None
+ * either when a request that asks for something came between the message and the go-ahead (the message is older than
+ * the turn the go-ahead goes on with: a usage limit cut that turn off before a word, or a new conversation began):
+ * the go-ahead is about that request (`cutTurn`), not an answer to the message.
  */
 function goAhead(snap: SessionSnapshot): { go_ahead: string | null; go_ahead_work?: number } {
   const none = { go_ahead: null };
@@ -458,6 +444,8 @@ function goAhead(snap: SessionSnapshot): { go_ahead: string | null; go_ahead_wor
   const said = lastSaidAt(snap);
   const at = latestRequestAt(snap) ?? NaN;
   if (said === null || !(at > said) || listChangedAt(snap) > at) return none;
+  const asked = latestAsking(snap);
+  if (asked && requestAt(asked) > said) return none;
   const work = (snap.side_effects ?? []).filter((e) => time(e.timestamp) > at).length;
   return { go_ahead: latest.text.replace(/\s+/g, ' ').trim(), ...(work ? { go_ahead_work: work } : {}) };
 }
@@ -530,7 +518,7 @@ export function compileResumeContext(
   const since = finished
     ? null
     : commitsSinceStarted(next, snap.side_effects ?? [], limits.commit_subject_chars);
-  const cut = cutOff(snap);
+  const cut = cutTurn(snap);
   return {
     schema_version: 1,
     workflow_id: snap.workflow_id,
