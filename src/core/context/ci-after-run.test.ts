@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { emptyUsage, type CiState } from '../schemas/records.js';
+import type { CiState } from '../schemas/records.js';
+import { bareSnapshot } from '../../../test/helpers/session-snapshot.js';
 import type { SessionSnapshot } from '../schemas/snapshot.js';
 import { compileResumeContext } from './resume-context.js';
 import { renderResumeContext } from './render-context.js';
@@ -34,29 +35,9 @@ const ci = (over: Partial<CiState> = {}): CiState => ({
 });
 
 function snapshot(side_effects: SessionSnapshot['side_effects'], ci_state: CiState | null): SessionSnapshot {
-  return {
-    schema_version: 1,
-    id: 'snap-1',
-    workflow_id: 'wf-1',
-    session_number: 1,
+  return bareSnapshot({
     created_at: '2026-07-16T04:20:00.000Z',
-    trigger: 'manual',
-    pause_reason: null,
-    through_seq: 10,
     issue: { id: 'ISSUE-1', title: 'Fix CI', description: '' },
-    plan: '',
-    tasks: [],
-    current_task_id: null,
-    next_task_id: null,
-    tasks_completed: 0,
-    tasks_remaining: 0,
-    git_state: null,
-    git_note: 'not a git repository',
-    decisions: [],
-    decisions_total: 0,
-    errors: [],
-    errors_total: 0,
-    reviewer_feedback: null,
     test_state: {
       phase: 'green',
       failing_tests: [],
@@ -66,13 +47,8 @@ function snapshot(side_effects: SessionSnapshot['side_effects'], ci_state: CiSta
       last_test_output_summary: '2 passed, 0 failed',
     },
     ci_state,
-    usage: emptyUsage(),
-    recent_history: [],
-    requests: [],
     side_effects,
-    summaries: { compaction: null, last_message: null },
-    warnings: [],
-  };
+  });
 }
 
 const tdd = (snap: SessionSnapshot) => {
