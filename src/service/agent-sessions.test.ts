@@ -333,8 +333,8 @@ describe('a SessionEnd (track with link: false)', () => {
     expect(await sessionEnd('a')).toMatchObject({ t: { workflow_id: w }, ended: { ended: false } });
     expect((await svc.runner.load(w)).version).toBe(before);
     // b quits, twice (hooks wired twice): one end, no phantom session
-    expect((await sessionEnd('b')).ended).toEqual({ ended: true, session_number: 2 });
-    expect((await sessionEnd('b')).ended).toEqual({ ended: false, session_number: null });
+    expect((await sessionEnd('b')).ended).toEqual({ ended: true, session_number: 2, snapshot: null });
+    expect((await sessionEnd('b')).ended).toEqual({ ended: false, session_number: null, snapshot: null });
     expect((await svc.runner.load(w)).session_count).toBe(2);
     // a workflow completed meanwhile: a late SessionEnd finds nothing to follow and writes nowhere
     await svc.runner.run(w, (d) => abandon(d, 'done by hand'));

@@ -846,7 +846,8 @@ describe('a transcript imported turn by turn, as the Stop hooks import it', () =
       expect(after.recent_resolved_errors.find(pkl)).toMatchObject({
         resolution: 'workaround',
         resolution_notes: expect.stringMatching(
-          /^a different shell call succeeded \(transcript line 5\): `mise exec -- pkl --version/,
+          // the line is the later conversation's transcript's, named as the error's is not it
+          /^a different shell call succeeded \(transcript line 5 of \S+second\.jsonl\): `mise exec -- pkl --version/,
         ),
       });
       const context = (await w.client.context(w.ref)) as { markdown: string };

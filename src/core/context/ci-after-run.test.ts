@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CiState } from '../schemas/records.js';
 import { bareSnapshot } from '../../../test/helpers/session-snapshot.js';
 import type { SessionSnapshot } from '../schemas/snapshot.js';
-import { compileResumeContext } from './resume-context.js';
+import { compileResumeContext, defaultLimits } from './resume-context.js';
 import { renderResumeContext } from './render-context.js';
 
 /**
@@ -51,8 +51,8 @@ function snapshot(side_effects: SessionSnapshot['side_effects'], ci_state: CiSta
   });
 }
 
-const tdd = (snap: SessionSnapshot) => {
-  const md = renderResumeContext(compileResumeContext(snap, 1));
+const tdd = (snap: SessionSnapshot, ci_report = defaultLimits.ci_report) => {
+  const md = renderResumeContext(compileResumeContext(snap, 1, [], { ...defaultLimits, ci_report }));
   return md.slice(md.indexOf('### TDD State')).split('\n\n')[0];
 };
 
@@ -91,6 +91,18 @@ describe('TDD State with the CI reports read after the last local run', () => {
   it('says a CI pass with no change since the run, and nothing of a CI report older than the run', () => {
     expect(tdd(snapshot([], ci()))).toContain('- CI passed after this run too: 18 of 18 checks passed');
     expect(tdd(snapshot([], ci({ at: '2026-07-16T03:00:00.000Z' })))).not.toContain('CI');
+  });
+
+  it('short of room, loses the command first, then a pass that only confirms the run; never what changes its reading', () => {
+    expect(tdd(snapshot([], ci()), 1)).toMatch(/- CI passed after this run too: 18 of 18 checks passed$/m);
+    expect(tdd(snapshot([], ci()), 0)).not.toContain('CI');
+    expect(tdd(snapshot([...edits, push], ci()), 0)).toContain(
+      '- 2 files changed after this run, then pushed: CI passed on them since (18 of 18 checks passed); the local run is older than them',
+    );
+    const failed = ci({ outcome: 'fail', passed: 16, failed: 2, failing: ['msrv', 'lint'] });
+    expect(tdd(snapshot([], failed), 0)).toMatch(
+      /- CI failed after this run: 2 of 18 checks failed \(msrv, lint\)$/m,
+    );
   });
 
   it('counts only what a cut report kept', () => {

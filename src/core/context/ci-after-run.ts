@@ -26,7 +26,7 @@ const after = (a: string, b: string) => Date.parse(a) > Date.parse(b);
 /**
  * The CI report `ci` when it came after the local run at `runAt` (an older one says nothing the run does not), with
  * whether it covers the files `changed` after that run: a push (among `effects`) after the last of them and before the
- * report.
+ * report. Its command cut to `commandChars`, none at 0 (no room for it).
  */
 export function ciAfterRun(
   runAt: string | null,
@@ -47,7 +47,7 @@ export function ciAfterRun(
     passed: ci.passed,
     failed: ci.failed,
     failing: ci.failing,
-    command: ci.command ? clip(ci.command, commandChars) : null,
+    command: ci.command && commandChars > 0 ? clip(ci.command, commandChars) : null,
     commit: ci.commit ? shortHash(ci.commit) : null,
     cut: ci.cut ?? false,
     covers_changes: pushed,

@@ -741,6 +741,10 @@ export interface Tdd {
   not_run_again: { tests: string[]; more: number; command: string | null } | null;
 }
 
+/** A CI report as the room allows: at 0, only one that changes how the run reads (failed, or passed on its changes). */
+const ciShown = (ci: CiAfterRun | null, room: number) =>
+  ci && (room > 0 || ci.outcome === 'fail' || ci.covers_changes) ? ci : null;
+
 /** The TDD state: unexpected failures first, then the expected ones; the counts always agree with the names. */
 export function tddOf(
   t: TestState | null,
@@ -748,6 +752,8 @@ export function tddOf(
   commandChars = 160,
   effects: readonly { kind: string; timestamp: string; summary: string }[] = [],
   ci: CiState | null = null,
+  /** How much of the CI report is said (`ContextLimits.ci_report`): 2, all; 1, no command; 0, not a confirming pass. */
+  ciReport = 2,
 ): Tdd | null {
   if (!t) return null;
   const changed = changedAfter(effects, t.last_test_run_at);
@@ -776,7 +782,10 @@ export function tddOf(
     result: t.last_test_output_summary,
     at: t.last_test_run_at,
     changed_since: changed.length,
-    ci: ciAfterRun(t.last_test_run_at, ci, changed, effects, commandChars),
+    ci: ciShown(
+      ciAfterRun(t.last_test_run_at, ci, changed, effects, ciReport > 1 ? commandChars : 0),
+      ciReport,
+    ),
     not_run_again: t.not_run_again
       ? {
           tests: t.not_run_again.tests.slice(0, keep),

@@ -50,6 +50,7 @@ const generous: ContextLimits = {
   notes_file: 1,
   list_words: 1,
   done_counts: 1,
+  ci_report: 2,
 };
 
 /**
@@ -69,6 +70,10 @@ const steps: [keyof ContextLimits, number][] = [
   // stood then already left out: the Last State is newer), all in `baton details summaries`
   ['compaction_chars', 0],
   ['files', 0],
+  // the command that read the CI report after the last run, then a pass that only confirms the run: a failure, or a
+  // pass on the changes pushed after the run (which keeps the run from reading as stale), stays
+  ['ci_report', 1],
+  ['ci_report', 0],
   // the uncommitted files by name (Git State keeps their count; `baton details git-changes` lists them)
   ['uncommitted_files', 0],
   // a resolved error is history; a decision still holds: it is kept longer
@@ -218,6 +223,10 @@ function shown(c: ResumeContext, key: keyof ContextLimits): number {
       return c.next.notes_file ? 1 : 0;
     case 'list_words':
       return c.plan_status.keep_in_list ? 1 : 0;
+    case 'ci_report': {
+      const ci = c.test_state?.ci;
+      return !ci ? 0 : ci.command ? 2 : ci.outcome === 'pass' && !ci.covers_changes ? 1 : 0;
+    }
     case 'done_counts': {
       const d = c.already_done;
       return !d.counts_left_out && ((d.files_more > 0 && !d.files.length) || d.tests_passing) ? 1 : 0;

@@ -74,6 +74,12 @@ export interface ContextLimits {
   recorded_place: number;
   /** 1: What to Do Next names the notes file the session wrote (`next.notes_file`); 0: no room for it. */
   notes_file: number;
+  /**
+   * The CI report after the last run in TDD State: 2, with the command that read it; 1, its outcome and counts alone;
+   * 0, only what changes the reading of the run (a failure, a pass on changes pushed after it), not a pass that
+   * confirms it.
+   */
+  ci_report: number;
   /** 1: Plan Status asks the agent to keep the tasks left in its own list in their words (`keep_in_list`); 0: no room. */
   list_words: number;
   /**
@@ -109,6 +115,7 @@ export const defaultLimits: ContextLimits = {
   newer_request_note: 1,
   recorded_place: 1,
   notes_file: 1,
+  ci_report: 2,
   list_words: 1,
   done_counts: 1,
 };
@@ -641,6 +648,7 @@ export function compileResumeContext(
       limits.command_chars,
       snap.side_effects ?? [],
       snap.ci_state ?? null,
+      limits.ci_report,
     ),
     next: {
       task_id: next?.id ?? null,
