@@ -149,7 +149,7 @@ export class HttpClient implements BatonClient {
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
       throw new BatonError(
         'unavailable',
-        `cannot reach the Baton server at ${this.base} (${cause?.code ?? cause?.message ?? (err as Error).message}); start it with \`baton serve\` where it runs, or use the server's database directly (BATON_DATABASE_URL or --database instead of BATON_URL / --server); unsetting BATON_URL alone works on this machine's own database, a separate log the server never sees`,
+        `cannot reach the Baton server at ${this.base} (${cause?.code ?? cause?.message ?? (err as Error).message}); start it with \`baton serve\` where it runs, or use the server's database directly (BATON_DATABASE_URL or --database instead of BATON_URL / --server); unsetting BATON_URL alone works on this machine's own database, a log the server never sees unless it ran here on that same database`,
       );
     }
     let json: unknown;

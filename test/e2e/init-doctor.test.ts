@@ -1248,7 +1248,7 @@ describe('a failed hook in baton doctor', () => {
       'http://127.0.0.1:1',
     ]);
     expect(line).toContain(
-      "start it with `baton serve` where it runs, or use the server's database directly (BATON_DATABASE_URL or --database instead of BATON_URL / --server); unsetting BATON_URL alone works on this machine's own database, a separate log the server never sees; nothing is lost: the briefing comes with the next prompt once it answers again. The hook could not open Baton's store: if `baton doctor` opens it (no problem above says otherwise), Claude Code starts its hooks with other settings than this shell: give them the same (BATON_HOME, BATON_DATABASE_URL or BATON_URL in its environment, --home, --database or --server on the hook line). This problem clears",
+      "start it with `baton serve` where it runs, or use the server's database directly (BATON_DATABASE_URL or --database instead of BATON_URL / --server); unsetting BATON_URL alone works on this machine's own database, a log the server never sees unless it ran here on that same database; nothing is lost: the briefing comes with the next prompt once it answers again. The hook could not open Baton's store: if `baton doctor` opens it (no problem above says otherwise), Claude Code starts its hooks with other settings than this shell: give them the same (BATON_HOME, BATON_DATABASE_URL or BATON_URL in its environment, --home, --database or --server on the hook line). This problem clears",
     );
   });
 });

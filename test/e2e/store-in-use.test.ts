@@ -55,7 +55,9 @@ describe('the store Baton uses, named where a user looks', () => {
     expect(server.stdout).toContain(
       "use the server's database directly (BATON_DATABASE_URL or --database instead of BATON_URL / --server)",
     );
-    expect(server.stdout).toContain("this machine's own database, a separate log the server never sees");
+    expect(server.stdout).toContain(
+      "this machine's own database, a log the server never sees unless it ran here on that same database",
+    );
   });
 
   it('the default store is said as ~/.baton when BATON_HOME is not set, with how to move it', async () => {

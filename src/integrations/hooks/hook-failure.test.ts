@@ -143,7 +143,7 @@ describe('the next step of a failed hook', () => {
   it("for a store the hook could not open, that doctor opens: the agent's hooks run with other settings", () => {
     for (const note of [
       "cannot open the SQLite database /proc/nope/baton.db: ENOENT: no such file or directory, mkdir '/proc/nope'",
-      "cannot reach the Baton server at http://127.0.0.1:1 (bad port); start it with `baton serve` where it runs, or use the server's database directly (BATON_DATABASE_URL or --database instead of BATON_URL / --server); unsetting BATON_URL alone works on this machine's own database, a separate log the server never sees",
+      "cannot reach the Baton server at http://127.0.0.1:1 (bad port); start it with `baton serve` where it runs, or use the server's database directly (BATON_DATABASE_URL or --database instead of BATON_URL / --server); unsetting BATON_URL alone works on this machine's own database, a log the server never sees unless it ran here on that same database",
     ]) {
       expect(hookFailureKind(failed(note))).toBe('store');
       expect(hookFailureStep('SessionStart', failed(note))).toBe(
