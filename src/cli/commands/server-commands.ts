@@ -8,6 +8,7 @@ import { action, workflowOption } from '../action.js';
 import { parseNumber } from '../parse.js';
 import type { Runtime } from '../runtime.js';
 import { serveRuntime, type ServeRuntimeFlags } from '../serve-runtime.js';
+import { markServing, serversGoneWords } from '../serving-mark.js';
 import type { Worker } from '../../service/runtime/index.js';
 import { makeWorker, workerLine, workerOptions, type WorkerFlags } from '../worker-runtime.js';
 import { agentOptions } from '../agent-runs.js';
@@ -70,6 +71,8 @@ export function registerServerCommands(program: Command, rt: Runtime) {
       const opts = resolveServeOptions(o, rt.env, settings);
       const service = await rt.openService(settings);
       const log = (l: string) => rt.io.err(`baton serve: ${l}\n`);
+      // a server of this home that was killed or crashed is said first: the recovery said next is what it left
+      for (const gone of serversGoneWords(settings.home)) log(gone);
       let server;
       let agents;
       let worker: Worker | null;
@@ -116,6 +119,11 @@ export function registerServerCommands(program: Command, rt: Runtime) {
         // the terminal closed: stop as for SIGTERM (the agents lead their own process groups and never get it)
         process.once('SIGHUP', () => resolve('SIGTERM'));
       });
+      const unmark = markServing(
+        settings.home,
+        { url: server.url, store: service.store.location },
+        new Date().toISOString(),
+      );
       rt.io.out(
         g.json
           ? JSON.stringify({
@@ -145,6 +153,7 @@ export function registerServerCommands(program: Command, rt: Runtime) {
       await server.close();
       await rt.flushMirror();
       await service.close();
+      unmark();
       // said where the start was said (stdout), unless that was JSON
       if (g.json !== true) rt.io.out(`baton serve stopped (${signal})`);
     });
