@@ -1,5 +1,4 @@
-import { isTerminal } from '../core/index.js';
-import type { NextStep } from '../core/index.js';
+import { isTerminal, type NextStep } from '../core/index.js';
 import type { WorkflowStatus } from '../core/schemas/workflow.js';
 
 /**
