@@ -1,6 +1,7 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { writeJsonAtomic } from '../disk/atomic-file.js';
 import { processLiveness, processStartTime } from '../executors/process-identity.js';
 
 /** What a running `baton serve` leaves under its BATON_HOME, one file per server (`serving/<pid>.json`). */
@@ -58,7 +59,7 @@ export function markServing(home: string, at: { url: string; store: string }, no
     started_at: now,
     ...at,
   };
-  mkdirSync(folderOf(home), { recursive: true });
-  writeFileSync(path, `${JSON.stringify(mark, null, 2)}\n`);
+  // whole or not at all: a server starting beside it never reads half of it (and takes it for a stale one)
+  writeJsonAtomic(path, mark);
   return () => rmSync(path, { force: true });
 }
