@@ -1,6 +1,21 @@
+import type { BatonClient } from '../client/baton-client.js';
 import { BatonError, ResumeRefusal, resumeRefusalText } from '../core/index.js';
 import * as git from '../git/git.js';
 import { isOwner, ownerJudge } from '../service/their-checkout.js';
+
+/**
+ * The person asking about the workflow `ref` from `cwd`: their git identity there; outside any git worktree, the one
+ * git gives them in the workflow's worktree (`identityAt`), whose folder is asked of the client only then.
+ */
+export async function askerAt(
+  cwd: string,
+  client: BatonClient,
+  ref: Parameters<BatonClient['get']>[0],
+): Promise<string | null> {
+  const inside = await git.findGitTop(cwd).catch(() => null);
+  const worktree = inside ? null : (await client.get(ref).catch(() => null))?.worktree;
+  return git.identityAt(cwd, worktree);
+}
 
 /**
  * Where a workflow goes on, said when it is not here: its worktree, and whose it is when it is not the person's (a

@@ -48,7 +48,7 @@ import { snapshotsTable, snapshotText } from '../snapshot-table.js';
 import { detailsText } from '../details-text.js';
 import { usageLine } from '../usage-line.js';
 import { goOnLine, pauseText, pauseWithdrawnText, resumedGoOnLine, whoseWords } from '../pause-text.js';
-import { elsewhereOf, ownerFields, resumeRefusedTheirs, type Elsewhere } from '../whose-workflow.js';
+import { askerAt, elsewhereOf, ownerFields, resumeRefusedTheirs, type Elsewhere } from '../whose-workflow.js';
 import { catchUpFollowed } from '../../integrations/hooks/followed-catch-up.js';
 import { sayAlsoOpen, takenRef } from '../taken-workflow.js';
 import {
@@ -486,9 +486,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
       action(rt, async ({ client, print, rt }, o: { workflow?: string; theirs?: boolean }) => {
         const ref = rt.ref(o.workflow);
         // the person's identity here: whose the workflow is, here and to a server (which reads no git of a teammate's)
-        // the workflow's worktree, for the identity of a person outside any (none known: the one where they are)
-        const worktree = (await client.get(ref).catch(() => null))?.worktree;
-        const identity = await identityAt(rt.cwd, worktree);
+        const identity = await askerAt(rt.cwd, client, ref);
         // refused for a teammate's workflow in progress: said as theirs, their agent going on in their worktree; one of
         // theirs the person did not mean (no --theirs): refused, named theirs
         const resumed = await client

@@ -16,7 +16,6 @@ import {
 } from '../../core/index.js';
 import type { WorkflowView } from '../../client/views.js';
 import { action, theirsOption, workflowOption } from '../action.js';
-import { identityAt } from '../../git/git.js';
 import { argumentOrOption, collect, parseTaskSpec, withTaskIds } from '../parse.js';
 import { warnWithoutGit } from '../git-warning.js';
 import { resolveWorktree } from '../../git/git.js';
@@ -26,7 +25,7 @@ import { hideEmptyCancelled } from '../hidden-empty.js';
 import { rebuildFromDiskCommand } from './disk-rebuild-command.js';
 import { resumableWords } from '../resumable-words.js';
 import { takenRef } from '../taken-workflow.js';
-import { theirsAmong } from '../whose-workflow.js';
+import { askerAt, theirsAmong } from '../whose-workflow.js';
 
 const describe = (w: WorkflowView) =>
   [
@@ -321,8 +320,7 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
             );
           }
           // who asks: a teammate's workflow is refused unless --theirs, and the event records them
-          const worktree = (await client.get(rt.ref(named))).worktree;
-          const by = { identity: await identityAt(rt.cwd, worktree), theirs: o.theirs === true };
+          const by = { identity: await askerAt(rt.cwd, client, rt.ref(named)), theirs: o.theirs === true };
           const w = await client.abandon(rt.ref(named), o.reason ?? null, by);
           print({ workflow: w }, () => `abandoned ${w.id} (${w.status})`);
         },
