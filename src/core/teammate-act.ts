@@ -20,19 +20,39 @@ export const teammateActText = (a: TeammateAct): string =>
   `${a.act} by ${a.by} at ${a.at}${a.reason ? `: ${a.reason}` : ''}`;
 
 /**
+ * The person whose command asks a pause, resume or abandon: their git email, and whether they are the workflow's
+ * owner, judged when the command runs (`isOwner`: git's mailmap too, so a person whose email changed since the
+ * workflow began is still its owner), which the core, reading no git, cannot judge from the email alone. `owner`
+ * unset: not judged (a pause requested before `by_owner` was recorded), the emails are compared.
+ */
+export interface Asker {
+  email: string;
+  owner?: boolean | undefined;
+}
+
+/** What an event of a person's command records of them: `by`, their email, and `by_owner`, `Asker.owner`. */
+export const askedBy = (a: Asker | undefined) =>
+  a ? { by: a.email, ...(a.owner === undefined ? {} : { by_owner: a.owner }) } : {};
+
+/** The person a pause request recorded (`askedBy`), whose pause it makes; undefined: no person. */
+export const askerOf = (r: { by?: string | undefined; by_owner?: boolean | undefined } | null | undefined) =>
+  r?.by === undefined ? undefined : { email: r.by, owner: r.by_owner };
+
+/**
  * The act an event of a person's command makes the workflow's teammate act: one by someone else than its owner is
- * kept (`by` set, the owner's differs); one by its owner clears it (they know); one asked by no person (a hook, a
- * driver: `by` unset) leaves it as it was.
+ * kept (`by` set, not the owner as `by_owner` says it was judged; an event older than `by_owner` compares the emails);
+ * one by its owner clears it (they know); one asked by no person (a hook, a driver: `by` unset) leaves it as it was.
  */
 export function nextTeammateAct(
   s: { owner?: string | null | undefined; teammate_act?: TeammateAct | null | undefined },
   act: TeammateAct['act'],
-  by: string | undefined,
+  asked: { by?: string | undefined; by_owner?: boolean | undefined },
   at: string,
   reason: string | null,
 ): TeammateAct | null | undefined {
+  const { by } = asked;
   if (by === undefined) return s.teammate_act;
-  return ownedBy(s, by) ? null : { act, by, at, reason };
+  return (asked.by_owner ?? ownedBy(s, by)) ? null : { act, by, at, reason };
 }
 
 /**

@@ -68,7 +68,7 @@ import { AgentSessions } from './agent-sessions.js';
 import { Resumer, type PersonResumeResult, type ResumeResult } from './resumer.js';
 import { nextStep } from './next-step.js';
 import { followedBy } from './followed-by.js';
-import { refuseTheirs, theirCheckout, workflowGit, type PersonAsk } from './their-checkout.js';
+import { askerFor, refuseTheirs, theirCheckout, workflowGit, type PersonAsk } from './their-checkout.js';
 import { AskedBy } from './asked-by.js';
 import { closeEnded, requeuePaused } from './work-submit.js';
 import {
@@ -589,6 +589,7 @@ export class BatonService {
     if (input.asker !== undefined)
       await refuseTheirs(this.git, state, 'pause', { ...input, asker: input.asker });
     const git = await this.gitOf(state);
+    const by = await askerFor(this.git, state, input.asker);
     // a pause that lost a race (to a worker recording its work, or another pause) is decided again on the new state:
     // the pause still stands, or it reports the pause already made
     const out = await this.runner.run(
@@ -601,7 +602,7 @@ export class BatonService {
           timeoutMs: input.timeoutMs ?? this.options.pauseTimeoutMs,
           git,
           agentGone: this.hookedAgentGone(d.state),
-          ...(input.asker ? { by: input.asker } : {}),
+          ...(by ? { by } : {}),
         }),
       { retry: true },
     );
@@ -668,7 +669,8 @@ export class BatonService {
     const id = { workflowId: s.id };
     if (s.pause_requested) {
       // the person's, recorded as a resume is (`by`): the owner is told a teammate let their workflow go on
-      const { result, state } = await this.act(id, (d) => withdrawPause(d, asker ?? undefined), true);
+      const by = await askerFor(this.git, s, asker);
+      const { result, state } = await this.act(id, (d) => withdrawPause(d, by), true);
       if (result) {
         const { reason, requested_at } = result;
         return {
@@ -791,8 +793,10 @@ export class BatonService {
 
   async abandon(ref: WorkflowRef, reason: string | null = null, ask?: PersonAsk) {
     // a person's abandon (`ask` given) of a teammate's workflow needs `theirs` (`refuseTheirs`)
-    if (ask) await refuseTheirs(this.git, await this.resolve(ref), 'abandon', ask);
-    return this.act(ref, (d) => abandon(d, reason, ask?.asker ?? undefined));
+    const s = ask ? await this.resolve(ref) : null;
+    if (s && ask) await refuseTheirs(this.git, s, 'abandon', ask);
+    const by = s ? await askerFor(this.git, s, ask?.asker) : undefined;
+    return this.act(ref, (d) => abandon(d, reason, by));
   }
 
   async complete(ref: WorkflowRef, input: { reason?: string | null; force?: boolean } = {}) {

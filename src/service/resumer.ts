@@ -20,7 +20,7 @@ import type { CommandRunner } from './command-runner.js';
 import type { CompiledContext, ContextCompiler } from './context-compiler.js';
 import type { GitPort, ServiceOptions } from './ports.js';
 import { resolveWorkflow, type WorkflowRef } from './resolve-workflow.js';
-import { workflowGit } from './their-checkout.js';
+import { askerFor, workflowGit } from './their-checkout.js';
 
 export interface ResumeResult {
   workflow_id: string;
@@ -153,6 +153,7 @@ export class Resumer {
     const base = await resolveWorkflow(this.runner.store, this.git, ref);
     // a teammate's worktree is not read from another person's clone: its warnings say so instead
     const git = await workflowGit(this.git, base, asker);
+    const by = await askerFor(this.git, base, asker);
     const snapshot = await latestSnapshot(this.runner, base, git);
     const commitsSince = await commitsSinceSnapshot(this.git, base.worktree, snapshot, git);
     const { result, state } = await this.runner.run(base.id, (d) =>
@@ -165,7 +166,7 @@ export class Resumer {
           staleAfterMs: this.options.staleAfterMs,
           commitsSinceSnapshot: commitsSince,
           // the person who asked (a CLI's, the API's), recorded on the event: a teammate's resume is told the owner
-          ...(asker ? { by: asker } : {}),
+          ...(by ? { by } : {}),
         }),
       ),
     );
@@ -181,6 +182,7 @@ export class Resumer {
     const base = await resolveWorkflow(this.runner.store, this.git, ref);
     // a teammate's worktree is not read from another person's clone: its warnings say so instead
     const git = await workflowGit(this.git, base, asker);
+    const by = await askerFor(this.git, base, asker);
     const snapshot = await latestSnapshot(this.runner, base, git);
     let checkpointSnapshot: SessionSnapshot | null = null;
     let name = checkpointName;
@@ -207,7 +209,7 @@ export class Resumer {
         checkpoint: name,
         checkpointSnapshot,
         // the person who asked, recorded on its resume as a resume's: a teammate's recovery is told the owner
-        ...(asker ? { by: asker } : {}),
+        ...(by ? { by } : {}),
       });
       // The context describes the restored state: the latest snapshot's view with the recovered task statuses.
       const restored = buildSnapshot(d.state, {

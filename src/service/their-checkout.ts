@@ -4,6 +4,7 @@ import {
   theirGitNote,
   theirWorkflowRefusal,
   workSpanOf,
+  type Asker,
   type GitCapture,
   type WorkflowState,
 } from '../core/index.js';
@@ -41,6 +42,19 @@ export function isOwner(
   me: string | null,
 ): Promise<boolean> {
   return ownerJudge(git, dir, me)(w);
+}
+
+/**
+ * The person asking (`email`: their git identity; none: no person) as the core records them on the event of their
+ * command (`Asker`): whether they own `s` is judged here, at its worktree (`isOwner`), so the owner's own pause under
+ * a changed email is not told to them as a teammate's.
+ */
+export async function askerFor(
+  git: Pick<GitPort, 'mailmap'>,
+  s: WorkflowState,
+  email: string | null | undefined,
+): Promise<Asker | undefined> {
+  return email ? { email, owner: await isOwner(git, s.worktree, s, email) } : undefined;
 }
 
 /**

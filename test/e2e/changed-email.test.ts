@@ -40,6 +40,12 @@ describe('a git email changed since the workflow began', () => {
     });
     const paused = await baton(ana, 'pause', '--force', '--json');
     expect(paused.json<{ yours: boolean }>().yours).toBe(true);
+    // her pause and resume under the new email are her own: never told back to her as a teammate's
+    const mine = async () =>
+      (await baton(ana, 'status', '-w', anas, '--json')).json<{ workflow: Json }>().workflow;
+    expect(await mine()).toMatchObject({ status: 'paused', teammate_act: null });
+    expect((await baton(ana, 'resume', '-w', anas)).code).toBe(0);
+    expect(await mine()).toMatchObject({ status: 'in_progress', teammate_act: null });
   });
 
   it('over a server, her own checkpoint made under the old email is restored as hers (one judgement, CLI and API)', async () => {

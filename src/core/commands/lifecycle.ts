@@ -5,6 +5,7 @@ import type { InterruptRecovery } from '../schemas/interrupt-recovery.js';
 import type { CheckpointRef, SnapshotTrigger } from '../schemas/workflow.js';
 import { assertTransition, isResumable, isTerminal } from '../workflow-machine.js';
 import { cliWord } from '../surface-words.js';
+import { askedBy, type Asker } from '../teammate-act.js';
 import { clip } from '../clip.js';
 import { counted } from '../counted.js';
 import type { Task } from '../schemas/workflow.js';
@@ -57,9 +58,9 @@ export function moveWorktree(d: Draft, to: string, reason: string): boolean {
 }
 
 /** The Go Team design's abandon: the workflow is cancelled and never offered for resume again. */
-export function abandon(d: Draft, reason: string | null, by?: string): void {
+export function abandon(d: Draft, reason: string | null, by?: Asker): void {
   assertTransition(d.state.status, 'cancelled', 'abandon');
-  d.emit({ type: 'workflow.cancelled', data: { reason: reason ?? 'abandoned', ...(by ? { by } : {}) } });
+  d.emit({ type: 'workflow.cancelled', data: { reason: reason ?? 'abandoned', ...askedBy(by) } });
   endOpenSession(d, 'abandoned', null);
 }
 

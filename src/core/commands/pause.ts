@@ -10,6 +10,7 @@ import { takeSnapshot } from './snapshots.js';
 import { hookedAgent, turnUnderWay, type TurnRef } from '../agent-turn.js';
 import { importedAtRest } from '../runtime/run-driven.js';
 import { cliWord } from '../surface-words.js';
+import { askedBy, askerOf, type Asker } from '../teammate-act.js';
 
 export interface PauseInput {
   reason: string | null;
@@ -23,8 +24,8 @@ export interface PauseInput {
    * (the core reads no process): a turn it had under way never ends, so a pause waits for nothing it would have done.
    */
   agentGone?: boolean;
-  /** The git email of the person whose command asks it (recorded on its event); unset: no person (a hook, a driver). */
-  by?: string;
+  /** The person whose command asks it (recorded on its event, `askedBy`); unset: no person (a hook, a driver). */
+  by?: Asker;
 }
 
 export type PauseOutcome =
@@ -101,7 +102,7 @@ export function pauseNow(
   git: GitCapture,
   warning: string | null,
   // a requested pause taking effect is the pause of whoever requested it
-  by: string | undefined = d.state.pause_request?.by,
+  by: Asker | undefined = askerOf(d.state.pause_request),
 ) {
   const snapshot = takeSnapshot(d, trigger, reason, git, warning ? [warning] : []);
   d.emit({
@@ -112,7 +113,7 @@ export function pauseNow(
       forced: warning !== null,
       snapshot_id: snapshot.id,
       warning,
-      ...(by ? { by } : {}),
+      ...askedBy(by),
     },
   });
   endOpenSession(d, trigger, snapshot.id);
@@ -378,7 +379,7 @@ export function pause(d: Draft, input: PauseInput): PauseOutcome {
           ? (importedWarning(s) ?? `paused between the agent's turns while ${wasOrWere(running)}`)
           : (turnEndWarning(s) ?? importedWarning(s))));
     const trigger = s.pause_request && !input.reason ? s.pause_request.trigger : input.trigger;
-    const snapshot = pauseNow(d, reason, trigger, input.git, warning, input.by ?? s.pause_request?.by);
+    const snapshot = pauseNow(d, reason, trigger, input.git, warning, input.by ?? askerOf(s.pause_request));
     return { outcome: 'paused', snapshot_id: snapshot.id, warning };
   }
   const said = { waiting_for: waits.tasks, waiting_for_turn: waits.turn };
@@ -396,7 +397,7 @@ export function pause(d: Draft, input: PauseInput): PauseOutcome {
       timeout_ms: input.timeoutMs,
       // asked mid-turn with no task in progress: it waits for that turn's end, not for a task boundary
       ...(waits.turn && !waits.tasks.length ? { until: 'turn_end' as const } : {}),
-      ...(input.by ? { by: input.by } : {}),
+      ...askedBy(input.by),
     },
   });
   return { outcome: 'requested', ...said };
@@ -405,12 +406,12 @@ export function pause(d: Draft, input: PauseInput): PauseOutcome {
 /**
  * A resume asked while a requested pause still waits withdraws it (`workflow.pause_withdrawn`): the workflow goes on as
  * if no pause had been asked for. Null when none waits (none was asked, or it took effect: the workflow is paused).
- * `by`: the git email of the person whose resume withdraws it (recorded on its event); unset: no person.
+ * `by`: the person whose resume withdraws it (recorded on its event, `askedBy`); unset: no person.
  */
-export function withdrawPause(d: Draft, by?: string): PauseWithdrawal | null {
+export function withdrawPause(d: Draft, by?: Asker): PauseWithdrawal | null {
   const req = d.state.pause_request;
   if (!d.state.pause_requested || !req) return null;
   const { reason, requested_at } = req;
-  d.emit({ type: 'workflow.pause_withdrawn', data: { reason, requested_at, ...(by ? { by } : {}) } });
+  d.emit({ type: 'workflow.pause_withdrawn', data: { reason, requested_at, ...askedBy(by) } });
   return { outcome: 'pause_withdrawn', reason, requested_at };
 }

@@ -13,6 +13,7 @@ import { importedAtRest } from '../runtime/run-driven.js';
 import { nextTakers, resumeRefusal, resumeRefusalText } from '../resume-refusal.js';
 import { finishedWork } from './finished-work.js';
 import type { WorkflowState } from '../schemas/state.js';
+import { askedBy, type Asker } from '../teammate-act.js';
 
 export interface ResumeInput {
   snapshot: SessionSnapshot | null;
@@ -21,8 +22,8 @@ export interface ResumeInput {
   staleAfterMs: number;
   /** The commits HEAD's history gained since the snapshot's HEAD, read from git when HEAD moved. */
   commitsSinceSnapshot?: WorkCommits | null;
-  /** The git email of the person whose command resumes it (recorded on `workflow.resumed`); unset: no person. */
-  by?: string;
+  /** The person whose command resumes it (recorded on `workflow.resumed`, `askedBy`); unset: no person. */
+  by?: Asker;
 }
 
 /** How many of the commits made since the snapshot a warning lists (the newest; the rest are counted). */
@@ -180,7 +181,7 @@ function startNextSession(
   ];
   d.emit({
     type: 'workflow.resumed',
-    data: { from_snapshot_id: input.snapshot?.id ?? null, warnings, ...(input.by ? { by: input.by } : {}) },
+    data: { from_snapshot_id: input.snapshot?.id ?? null, warnings, ...askedBy(input.by) },
   });
   const session_number = nextSessionNumber(d.state);
   d.emit({ type: 'session.started', session_number, data: { origin } });

@@ -156,8 +156,9 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
           ...(e.data.timeout_ms ? { timeout_ms: e.data.timeout_ms } : {}),
           ...(e.data.until ? { until: e.data.until } : {}),
           ...(e.data.by ? { by: e.data.by } : {}),
+          ...(e.data.by_owner === undefined ? {} : { by_owner: e.data.by_owner }),
         },
-        teammate_act: nextTeammateAct(s, 'asked to pause', e.data.by, e.at, e.data.reason),
+        teammate_act: nextTeammateAct(s, 'asked to pause', e.data, e.at, e.data.reason),
       };
     case 'workflow.pause_deferred':
       return s.pause_request ? { ...s, pause_request: { ...s.pause_request, until: e.data.until } } : s;
@@ -166,7 +167,7 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
         ...s,
         pause_requested: false,
         pause_request: null,
-        teammate_act: nextTeammateAct(s, 'resumed (its pause withdrawn)', e.data.by, e.at, null),
+        teammate_act: nextTeammateAct(s, 'resumed (its pause withdrawn)', e.data, e.at, null),
       };
     case 'workflow.paused':
       return {
@@ -177,14 +178,14 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
         paused_at: e.at,
         pause_reason: e.data.reason,
         pause_trigger: e.data.trigger,
-        teammate_act: nextTeammateAct(s, 'paused', e.data.by, e.at, e.data.reason),
+        teammate_act: nextTeammateAct(s, 'paused', e.data, e.at, e.data.reason),
         warnings: e.data.warning ? recent(s.warnings, e.data.warning, 10) : s.warnings,
       };
     case 'workflow.resumed':
       return {
         ...leavePause(s),
         status: 'in_progress',
-        teammate_act: nextTeammateAct(s, 'resumed', e.data.by, e.at, null),
+        teammate_act: nextTeammateAct(s, 'resumed', e.data, e.at, null),
         // what stood while paused (a pause forced mid-task) stays in the pause snapshot the session resumes from;
         // the workflow now shows what the resume found
         warnings: e.data.warnings.slice(-10),
@@ -212,7 +213,7 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
         ...leavePause(s),
         status: 'cancelled',
         ended_at: e.at,
-        teammate_act: nextTeammateAct(s, 'abandoned', e.data.by, e.at, e.data.reason),
+        teammate_act: nextTeammateAct(s, 'abandoned', e.data, e.at, e.data.reason),
       };
     case 'workflow.recovered':
       return backToCheckpoint(

@@ -91,6 +91,8 @@ const eventSchema = () =>
         until: z.literal('turn_end').optional(),
         /** The git email of the person whose command asked it (a CLI's, or a server's per request); unset: no person. */
         by: z.string().optional(),
+        /** Whether that person is the workflow's owner, judged when the command ran (`Asker`); unset: compare emails. */
+        by_owner: z.boolean().optional(),
       }),
     ),
     /**
@@ -106,6 +108,7 @@ const eventSchema = () =>
         requested_at: z.string(),
         /** The git email of the person whose resume withdrew it (as `workflow.resumed`'s); unset: no person. */
         by: z.string().optional(),
+        by_owner: z.boolean().optional(),
       }),
     ),
     ev(
@@ -118,6 +121,8 @@ const eventSchema = () =>
         warning: z.string().nullable(),
         /** The git email of the person whose command asked it (a CLI's, or a server's per request); unset: no person. */
         by: z.string().optional(),
+        /** Whether that person is the workflow's owner, judged when the command ran (`Asker`); unset: compare emails. */
+        by_owner: z.boolean().optional(),
       }),
     ),
     ev(
@@ -127,6 +132,8 @@ const eventSchema = () =>
         warnings: z.array(z.string()),
         /** The git email of the person whose command asked it (a CLI's, or a server's per request); unset: no person. */
         by: z.string().optional(),
+        /** Whether that person is the workflow's owner, judged when the command ran (`Asker`); unset: compare emails. */
+        by_owner: z.boolean().optional(),
       }),
     ),
     ev(
@@ -145,8 +152,12 @@ const eventSchema = () =>
     ev('workflow.failed', reason),
     ev(
       'workflow.cancelled',
-      /** `by`: the git email of the person whose command abandoned it (as `workflow.paused`'s). */
-      z.object({ reason: z.string().nullable(), by: z.string().optional() }),
+      /** `by`, `by_owner`: the person whose command abandoned it (as `workflow.paused`'s). */
+      z.object({
+        reason: z.string().nullable(),
+        by: z.string().optional(),
+        by_owner: z.boolean().optional(),
+      }),
     ),
     /**
      * The workflow goes on in another worktree of its repository: its own was removed (`git worktree remove`) and its

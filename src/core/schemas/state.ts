@@ -51,6 +51,8 @@ export const PauseRequest = z.object({
   until: z.literal('turn_end').optional(),
   /** The git email of the person who asked it (`workflow.pause_requested`'s `by`): the pause it makes is theirs. */
   by: z.string().optional(),
+  /** Whether that person is the workflow's owner (`workflow.pause_requested`'s `by_owner`). */
+  by_owner: z.boolean().optional(),
 });
 export type PauseRequest = z.infer<typeof PauseRequest>;
 
