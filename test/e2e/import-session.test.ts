@@ -9,6 +9,7 @@ import { OPEN_ERRORS_LIMIT } from '../../src/core/index.js';
 import { importTranscriptFile } from '../../src/integrations/transcripts/import-file.js';
 import { runCli } from '../helpers/cli.js';
 import { corpusPath } from '../helpers/corpus.js';
+import { claudeTool } from '../helpers/transcript-lines.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
 import { makeService } from '../helpers/service.js';
 
@@ -680,6 +681,40 @@ describe('a transcript recorded in another folder of this machine', () => {
     expect(await warned(session('b1', '/Users/bob/code/blog'))).toEqual([
       "the transcript was recorded in /Users/bob/code/blog, where none of this workflow's other transcripts was (/Users/alice/shop, /Users/alice/shop/api): if it is another project's session, import it into a workflow of its own (baton create, then baton import <file> -w <id>)",
     ]);
+    await service.store.close();
+  });
+
+  it("names the files it changed under its folder as this worktree's, a later session's from a subfolder too", async () => {
+    const { service, client, ref } = await inProcess();
+    const session = (name: string, cwd: string, lines: string[]) => {
+      const file = join(tempDir(), `${name}.jsonl`);
+      const asked = {
+        type: 'user',
+        sessionId: name,
+        cwd,
+        message: { role: 'user', content: 'Fix the cart' },
+      };
+      writeFileSync(file, `${[JSON.stringify(asked), ...lines].join('\n')}\n`);
+      return file;
+    };
+    const write = (id: string, path: string) =>
+      claudeTool(id, 'Write', { file_path: path, content: 'x' }, 'File created');
+    await importTranscriptFile(
+      client,
+      ref,
+      session('a1', '/Users/alice/shop', write('w1', '/Users/alice/shop/src/cart.ts')),
+      'claude-code',
+    );
+    await importTranscriptFile(
+      client,
+      ref,
+      session('a2', '/Users/alice/shop/api', write('w2', '/Users/alice/shop/api/routes.ts')),
+      'claude-code',
+    );
+    const done = /### Already Done[^\n]*\n([\s\S]*?)\n\n/.exec((await client.context(ref)).markdown)?.[1];
+    expect(done).toMatch(/created api\/routes\.ts\b/);
+    expect(done).toMatch(/created src\/cart\.ts\b/);
+    expect(done).not.toContain('/Users/alice');
     await service.store.close();
   });
 });

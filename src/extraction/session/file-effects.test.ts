@@ -209,6 +209,33 @@ describe('files created, edited and deleted, as other sessions change them', () 
     expect(summaries(findFileEffects(entries))).toEqual(['created clamp.js', 'deleted ../old.js']);
   });
 
+  it("names the files under another machine's folder taken as the worktree's root as the worktree's", () => {
+    const lines = [
+      ...claudeTool(
+        'w1',
+        'Write',
+        { file_path: '/Users/ana/shop/api/routes.ts', content: 'x' },
+        'File created',
+      ),
+      ...bash('b1', 'rm notes.txt && rm /Users/ana/shop/README.old && rm /opt/other/x.txt'),
+    ];
+    const entries = parseClaudeTranscript(lines.join('\n')).entries;
+    // recorded in /Users/ana/shop/api, a subfolder of the root /Users/ana/shop
+    expect(summaries(findFileEffects(entries, 'api', '/Users/ana/shop'))).toEqual([
+      'created api/routes.ts',
+      'deleted api/notes.txt',
+      'deleted README.old',
+      'deleted /opt/other/x.txt',
+    ]);
+    // without a root, as named there
+    expect(summaries(findFileEffects(entries, '/Users/ana/shop/api'))).toEqual([
+      'created /Users/ana/shop/api/routes.ts',
+      'deleted /Users/ana/shop/api/notes.txt',
+      'deleted /Users/ana/shop/README.old',
+      'deleted /opt/other/x.txt',
+    ]);
+  });
+
   it('reads the file_change items of `codex exec --json`, not a failed one', () => {
     const change = (id: string, status: string, changes: { path: string; kind: string }[]) =>
       JSON.stringify({ type: 'item.completed', item: { id, type: 'file_change', changes, status } });

@@ -36,16 +36,22 @@ export interface SessionFacts {
 /**
  * `fromStart`: the entries begin at the transcript's first line (not a piece after an earlier import), so what the
  * agent did not say in them it never said. `folder`: where in the worktree the agent worked, when below its root
- * (the files it names relative to that folder are taken there). `prsBefore`: the pull requests an earlier import
- * recorded (its `pr` side effects), which these entries may show merged.
+ * (the files it names relative to that folder are taken there). `root`: another machine's folder taken as the
+ * worktree's root (`findFileEffects`). `prsBefore`: the pull requests an earlier import recorded (its `pr` side
+ * effects), which these entries may show merged.
  */
 export function readSession(
   entries: readonly TranscriptEntry[],
-  opts: { fromStart?: boolean; folder?: string | null; prsBefore?: readonly string[] } = {},
+  opts: {
+    fromStart?: boolean;
+    folder?: string | null;
+    root?: string | null;
+    prsBefore?: readonly string[];
+  } = {},
 ): SessionFacts {
   const taskCalls = findTaskCalls(entries);
   const git = findGitEffects(entries, opts.prsBefore);
-  const files = findFileEffects(entries, opts.folder ?? null);
+  const files = findFileEffects(entries, opts.folder ?? null, opts.root ?? null);
   const effects = [...git.effects, ...files, ...findRemoteEffects(entries)].sort((a, b) => a.line - b.line);
   return {
     requests: findRequests(entries),

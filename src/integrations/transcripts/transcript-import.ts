@@ -1,7 +1,9 @@
+import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import {
   branchOf,
   contextWindowOf,
+  cwdOf,
   detectTranscriptFormat,
   parseJsonLine,
   parseTranscript,
@@ -14,6 +16,7 @@ import {
   agentLabel,
   invalidInput,
   machineZone,
+  nested,
   transcriptKey,
   type AgentTaskCall,
   type UsageMetrics,
@@ -281,6 +284,28 @@ export function folderIn(worktree: string | null, cwd: string | null): string | 
 }
 
 /**
+ * Another machine's folder (not on this one) that a session recorded in `cwd` names its files under, taken as the
+ * worktree's root, as the import says it takes such a session (import-file.ts `fromAnotherMachine`): the highest of
+ * the workflow's transcripts' folders that is `cwd` or holds it (a later session started in a subfolder of the same
+ * project names its files from there too). Null for a folder of this machine, whose paths are its own.
+ */
+function foreignRoot(
+  known: Known,
+  path: string | null,
+  cwd: string | null,
+  worktree: string | null,
+): string | null {
+  if (!cwd || !worktree || existsSync(cwd)) return null;
+  const others = Object.values(known.imports)
+    .filter((i) => path === null || i.path !== path)
+    .map((i) => cwdOf(i.parser_state));
+  const holding = [...others, cwd].filter(
+    (o): o is string => !!o && nested(o, cwd) && o.length <= cwd.length,
+  );
+  return holding.sort((a, b) => a.length - b.length)[0] ?? null;
+}
+
+/**
  * Turns a piece of a real transcript (the lines after the last import) into Baton records, in transcript order and
  * with the transcript's timestamps: the user's requests, agent_history lines (compactions where they happened),
  * decisions and errors (and errors of earlier imports now resolved), test runs, the side-effect ledger (commits,
@@ -329,9 +354,11 @@ export async function importTranscript(
   const isNew = (line: number | null | undefined) => line === null || line === undefined || line > boundary;
   const taskId = opts.taskId ?? null;
   // read from line 0 (a first import, or one read again whole): the agent said nothing before these lines
+  const root = foreignRoot(known, opts.path ?? null, parsed.cwd, opts.worktree ?? null);
   const all = readSession([...earlier, ...fresh], {
     fromStart: startLine === 0,
-    folder: folderIn(opts.worktree ?? null, parsed.cwd),
+    folder: root ? folderIn(root, parsed.cwd) : folderIn(opts.worktree ?? null, parsed.cwd),
+    root,
     // a pull request an earlier import saw opened or queued to merge, which these lines may show merged
     prsBefore: known.side_effects.flatMap((e) => (e.kind === 'pr' ? [e.summary] : [])),
   });
