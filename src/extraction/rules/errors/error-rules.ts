@@ -290,7 +290,7 @@ function resolve(
     return past
       ? {
           resolution: 'fixed',
-          notes: `a later run of the same tests failed for another cause (transcript line ${past.line})`,
+          notes: `got past: a later run of the same tests failed further on, for another cause (transcript line ${past.line})`,
         }
       : { resolution: 'unresolved', notes: null };
   }
@@ -305,7 +305,7 @@ function resolve(
   if (movedOn)
     return {
       resolution: 'fixed',
-      notes: `a later run of the same step failed for another cause (transcript line ${movedOn.line})`,
+      notes: `got past: a later run of the same step failed further on, for another cause (transcript line ${movedOn.line})`,
     };
   // the same job done another way: a search by another search (the Grep tool after `rg`), a write by the Write tool
   // after a refused redirect, a page by a web search; not another job (a build passing after a typecheck failed), nor

@@ -483,7 +483,11 @@ describe('an error is over when something shows it, not when the agent says what
     ].join('\n');
     const next = bash('mix test test/app_web/live/page_test.exs', 2, assertion);
     expect(brief([...compile, ...next])).toEqual([
-      ['test_failure', 'fixed', 'a later run of the same tests failed for another cause (transcript line N)'],
+      [
+        'test_failure',
+        'fixed',
+        'got past: a later run of the same tests failed further on, for another cause (transcript line N)',
+      ],
       ['test_failure', 'unresolved', undefined],
     ]);
     // the same test failing again, on another line of the file: still this error
@@ -596,7 +600,7 @@ describe('an error is over when something shows it, not when the agent says what
     expect(a).toEqual([
       'command_failed',
       'fixed',
-      'a later run of the same step failed for another cause (transcript line N)',
+      'got past: a later run of the same step failed further on, for another cause (transcript line N)',
     ]);
     expect(b?.[1]).toBe('unresolved');
     // a run cut short before it could get that far (out of time, the network) got past nothing
