@@ -189,6 +189,31 @@ describe(`the packed ${manifest.name} package`, () => {
       fromSource ? 900_000 : 300_000,
     );
 
+    /** tsc on the project's files as a consumer's strict build runs it, into out/. */
+    const typeCheck = (files: string[]) =>
+      run(
+        process.execPath,
+        [
+          join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'),
+          '--strict',
+          '--module',
+          'nodenext',
+          '--moduleResolution',
+          'nodenext',
+          '--target',
+          'es2022',
+          '--skipLibCheck',
+          '--typeRoots',
+          join(repoRoot, 'node_modules', '@types'),
+          '--types',
+          'node',
+          '--outDir',
+          'out',
+          ...files,
+        ],
+        { cwd: project },
+      );
+
     it('runs with npx by the package name', async () => {
       const r = await run('npx', ['--no-install', manifest.name, '--version'], {
         cwd: project,
@@ -244,30 +269,7 @@ describe(`the packed ${manifest.name} package`, () => {
         join(project, 'example.ts'),
         example.replace("'/path/to/your/repository'", JSON.stringify(repo)),
       );
-      const tsc = join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
-      const compiled = await run(
-        process.execPath,
-        [
-          tsc,
-          '--strict',
-          '--module',
-          'nodenext',
-          '--moduleResolution',
-          'nodenext',
-          '--target',
-          'es2022',
-          '--skipLibCheck',
-          '--typeRoots',
-          join(repoRoot, 'node_modules', '@types'),
-          '--types',
-          'node',
-          '--outDir',
-          'out',
-          'consumer.ts',
-          'example.ts',
-        ],
-        { cwd: project },
-      );
+      const compiled = await typeCheck(['consumer.ts', 'example.ts']);
       try {
         expect(compiled.code, compiled.stdout + compiled.stderr).toBe(0);
         const r = await run(process.execPath, [join(project, 'out', 'example.js')], {
@@ -308,6 +310,21 @@ describe(`the packed ${manifest.name} package`, () => {
       expect(r.code, r.stderr).toBe(0);
       const loaded = await run(process.execPath, ['--input-type=module', '-e', load], { cwd: project });
       expect(JSON.parse(loaded.stdout)).toEqual({ loaded: 'function' });
+      // its declarations reach the saver's and the store's: a mistyped option or method is an error, not `any`
+      writeFileSync(
+        join(project, 'saver.ts'),
+        [
+          `import { BatonSaver, type BatonSaverOptions } from '${manifest.name}/langgraph';`,
+          `const options: BatonSaverOptions = { durability: 'normal' };`,
+          `export const saver: BatonSaver = BatonSaver.fromConnString('x.db', options);`,
+          `// @ts-expect-error: not a durability`,
+          `export const wrong: BatonSaverOptions = { durability: 'sometimes' };`,
+          `// @ts-expect-error: not a method of the saver`,
+          `export const missing = saver.noSuchMethod();`,
+        ].join('\n'),
+      );
+      const typed = await typeCheck(['saver.ts']);
+      expect(typed.code, typed.stdout + typed.stderr).toBe(0);
     });
   });
 });
