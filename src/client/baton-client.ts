@@ -219,10 +219,13 @@ export interface BatonClient {
     ref: Ref,
     reviewId: string,
   ): Promise<{ workflow_id: string; review_id: string; addressed: boolean }>;
-  /** `timeout_ms`: how long a requested pause waits before it is forced (the store's setting otherwise). */
+  /**
+   * `timeout_ms`: how long a requested pause waits before it is forced (the store's setting otherwise); `asked_by`
+   * `agent`: the agent asks it itself (the MCP tool `request_pause`), so what it is told names it, not its user.
+   */
   pause(
     ref: Ref,
-    input: { reason?: string | null; force?: boolean; timeout_ms?: number },
+    input: { reason?: string | null; force?: boolean; timeout_ms?: number; asked_by?: 'agent' },
     by?: PersonAsking,
   ): Promise<PauseResult>;
   /** A person's resume; on a workflow in progress with a pause requested, the request withdrawn (`pause_withdrawn`). */

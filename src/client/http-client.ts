@@ -369,7 +369,7 @@ export class HttpClient implements BatonClient {
 
   pause(
     ref: Ref,
-    input: { reason?: string | null; force?: boolean; timeout_ms?: number },
+    input: { reason?: string | null; force?: boolean; timeout_ms?: number; asked_by?: 'agent' },
     by: PersonAsking = {},
   ) {
     return this.call<PauseResult>(
@@ -381,6 +381,7 @@ export class HttpClient implements BatonClient {
         ...(input.timeout_ms ? { timeout_ms: input.timeout_ms } : {}),
         // sent only when meant: a server older than it refuses no other pause
         ...(by.theirs ? { theirs: true } : {}),
+        ...(input.asked_by ? { asked_by: input.asked_by } : {}),
       },
       ref,
       by,

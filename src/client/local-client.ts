@@ -158,13 +158,14 @@ export class LocalClient implements BatonClient {
 
   async pause(
     ref: Ref,
-    input: { reason?: string | null; force?: boolean; timeout_ms?: number },
+    input: { reason?: string | null; force?: boolean; timeout_ms?: number; asked_by?: 'agent' },
     by: PersonAsking = {},
   ) {
     const { result, state } = await this.service.pause(this.ref(ref), {
       reason: input.reason,
       force: input.force,
       timeoutMs: input.timeout_ms,
+      ...(input.asked_by ? { askedBy: input.asked_by } : {}),
       // a person's pause, who asks known: a teammate's workflow needs `theirs`
       ...(by.identity !== undefined ? { asker: by.identity, theirs: by.theirs } : {}),
     });

@@ -23,6 +23,8 @@ export function workflowView(s: WorkflowState) {
     pause_requested: s.pause_requested,
     paused_at: s.paused_at,
     pause_reason: s.pause_reason,
+    /** `agent`: the pause in force is the agent's own (`request_pause`), not its user's; null otherwise. */
+    pause_asked_by: s.pause_asked_by ?? null,
     /** The latest pause, resume or abandon asked by someone other than its owner (`teammateActText` says it). */
     teammate_act: s.teammate_act ?? null,
     session_count: s.session_count,

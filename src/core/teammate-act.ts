@@ -22,21 +22,15 @@ export const teammateActText = (a: TeammateAct): string =>
 /**
  * The person whose command asks a pause, resume or abandon: their git email, and whether they are the workflow's
  * owner, judged when the command runs (`isOwner`: git's mailmap too, so a person whose email changed since the
- * workflow began is still its owner), which the core, reading no git, cannot judge from the email alone. `owner`
- * unset: not judged (a pause requested before `by_owner` was recorded), the emails are compared.
+ * workflow began is still its owner), which the core, reading no git, cannot judge from the email alone.
  */
 export interface Asker {
   email: string;
-  owner?: boolean | undefined;
+  owner: boolean;
 }
 
 /** What an event of a person's command records of them: `by`, their email, and `by_owner`, `Asker.owner`. */
-export const askedBy = (a: Asker | undefined) =>
-  a ? { by: a.email, ...(a.owner === undefined ? {} : { by_owner: a.owner }) } : {};
-
-/** The person a pause request recorded (`askedBy`), whose pause it makes; undefined: no person. */
-export const askerOf = (r: { by?: string | undefined; by_owner?: boolean | undefined } | null | undefined) =>
-  r?.by === undefined ? undefined : { email: r.by, owner: r.by_owner };
+export const askedBy = (a: Asker | undefined) => (a ? { by: a.email, by_owner: a.owner } : {});
 
 /**
  * The act an event of a person's command makes the workflow's teammate act: one by someone else than its owner is

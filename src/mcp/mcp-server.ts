@@ -50,9 +50,10 @@ async function tool<T>(fn: () => Promise<T>, shape: (value: T) => Text = text): 
  * terminal to resume it first (`resumeItFirst`): the resume is theirs.
  */
 function mcpMessage(err: BatonError): string {
-  if (err.details.paused_by !== 'user') return inWordsOf('mcp', err.message);
+  const by = err.details.paused_by;
+  if (by !== 'user' && by !== 'agent') return inWordsOf('mcp', err.message);
   const reason = typeof err.details.pause_reason === 'string' ? err.details.pause_reason : null;
-  return `${err.message.replace(resumeItFirst, '')}. ${pauseTookEffectWords(reason)}`;
+  return `${err.message.replace(resumeItFirst, '')}. ${pauseTookEffectWords(reason, by === 'agent' ? by : undefined)}`;
 }
 
 /** A resource's answer; its failure in the tools' words (`workflow_id`, not `-w <id>`), which the SDK reports as is. */
@@ -131,7 +132,10 @@ async function completion(
  */
 async function pausedFor(client: BatonClient, r: Ref, snapshotId: string): Promise<string | null> {
   const snap = await client.snapshot(r, snapshotId);
-  return snap.trigger === 'pause' ? pauseTookEffectWords(snap.pause_reason) : null;
+  if (snap.trigger !== 'pause') return null;
+  // the agent's own request (`request_pause`) is said as its own, not its user's
+  const askedBy = (await client.get(r)).pause_asked_by ?? undefined;
+  return pauseTookEffectWords(snap.pause_reason, askedBy);
 }
 
 /** A task tool's answer: the task moved, after the words that stop the agent when a pause took effect there. */
@@ -464,7 +468,11 @@ export function createMcpServer(
         force: z.boolean().optional().describe('pause now, not at the boundary'),
       }),
     },
-    (a) => tool(() => client.pause(ref(a), { reason: a.reason ?? null, force: a.force ?? false })),
+    // the agent's own ask: what it and the next session are told name the agent as asking, not its user
+    (a) =>
+      tool(() =>
+        client.pause(ref(a), { reason: a.reason ?? null, force: a.force ?? false, asked_by: 'agent' }),
+      ),
   );
   server.registerTool(
     'resume_workflow',

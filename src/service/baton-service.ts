@@ -581,6 +581,8 @@ export class BatonService {
       force?: boolean;
       trigger?: SnapshotTrigger;
       timeoutMs?: number;
+      /** `agent`: the agent asks it itself (`request_pause`), not its user. */
+      askedBy?: 'agent';
     } & Partial<PersonAsk> = {},
   ) {
     // The pause command forces an overdue request itself (with the request's reason and its warning).
@@ -603,6 +605,7 @@ export class BatonService {
           git,
           agentGone: this.hookedAgentGone(d.state),
           ...(by ? { by } : {}),
+          ...(input.askedBy ? { askedBy: input.askedBy } : {}),
         }),
       { retry: true },
     );

@@ -127,16 +127,23 @@ describe('baton mcp', () => {
       pause_request: { reason: 'lunch', requested_at: expect.any(String) },
     });
     expect(json(await call('request_pause', { reason: 'lunch' }))).toMatchObject({ outcome: 'requested' });
+    // the agent asked it, not the user: a session starting meanwhile is told so
+    expect((await call('get_resume_context')).content[0]!.text).toMatch(
+      /The agent asked to pause this workflow \(reason: lunch\) at \S+: it takes effect when A finishes\./,
+    );
     // the pause takes effect at this task's end: the answer opens by telling the agent to stop, then the task moved
     const boundary = await call('complete_task', { task_id: 'A', summary: 'designed' });
     expect(boundary.content[0]!.text).toBe(
-      'The user asked to pause this workflow (reason: lunch), and it is now paused: no new task starts until the workflow is resumed. End your turn now; do not resume it yourself.',
+      'You asked to pause this workflow (reason: lunch), and it is now paused: no new task starts until the workflow is resumed. End your turn now; do not resume it yourself: the user resumes it.',
     );
     expect(JSON.parse(boundary.content[1]!.text)).toMatchObject({ workflow_status: 'paused', paused: true });
 
     const bad = await call('start_task', { task_id: 'B' });
     expect(bad.isError).toBe(true);
-    expect(json(bad).error.code).toBe('invalid_transition');
+    expect(json(bad).error).toMatchObject({ code: 'invalid_transition', paused_by: 'agent' });
+    expect(json(bad).error.message).toContain(
+      'the workflow is paused. You asked to pause this workflow (reason: lunch)',
+    );
 
     const context = (await call('get_resume_context')).content[0]!.text;
     expect(context).toContain('Hexagonal layout');

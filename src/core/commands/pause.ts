@@ -10,7 +10,7 @@ import { takeSnapshot } from './snapshots.js';
 import { hookedAgent, turnUnderWay, type TurnRef } from '../agent-turn.js';
 import { importedAtRest } from '../runtime/run-driven.js';
 import { cliWord } from '../surface-words.js';
-import { askedBy, askerOf, type Asker } from '../teammate-act.js';
+import { askedBy, type Asker } from '../teammate-act.js';
 
 export interface PauseInput {
   reason: string | null;
@@ -26,7 +26,39 @@ export interface PauseInput {
   agentGone?: boolean;
   /** The person whose command asks it (recorded on its event, `askedBy`); unset: no person (a hook, a driver). */
   by?: Asker;
+  /** `agent`: the agent asks it itself (the MCP tool `request_pause`), not its user (recorded on its event). */
+  askedBy?: 'agent';
 }
+
+/**
+ * Who asked a pause, as its events record it: the person's git email and whether they own the workflow
+ * (`askedBy`), and `agent` when the agent asked itself.
+ */
+export interface PauseAsker {
+  by?: string;
+  by_owner?: boolean;
+  asked_by?: 'agent';
+}
+
+/** Who asked the pause request pending (a request taking effect is the pause of whoever requested it). */
+const requestAsker = (s: WorkflowState): PauseAsker => {
+  const r = s.pause_request;
+  return {
+    ...(r?.by ? { by: r.by } : {}),
+    ...(r?.by && r.by_owner !== undefined ? { by_owner: r.by_owner } : {}),
+    ...(r?.asked_by ? { asked_by: r.asked_by } : {}),
+  };
+};
+
+/** Who asks this pause, as its events record it. */
+const inputAsker = (input: PauseInput): PauseAsker => ({
+  ...askedBy(input.by),
+  ...(input.askedBy ? { asked_by: input.askedBy } : {}),
+});
+
+/** Who a pause's words name as asking it: the agent (`request_pause`), or its user (every other pause asked for). */
+export const pauseAskerWord = (askedBy: 'agent' | undefined) =>
+  askedBy === 'agent' ? 'The agent' : 'The user';
 
 export type PauseOutcome =
   | { outcome: 'paused'; snapshot_id: string; warning: string | null }
@@ -64,8 +96,8 @@ export const pauseHoldsBack = 'no new task starts until the workflow is resumed'
  * The agent whose task end a requested pause took effect at, told to stop: the work is paused for the person who asked,
  * and goes on when they resume it, not when the agent does.
  */
-export const pauseTookEffectWords = (reason: string | null) =>
-  `The user asked to pause this workflow${reason ? ` (reason: ${reason})` : ''}, and it is now paused: ${pauseHoldsBack}. End your turn now; do not resume it yourself.`;
+export const pauseTookEffectWords = (reason: string | null, askedBy?: 'agent') =>
+  `${askedBy === 'agent' ? 'You asked' : 'The user asked'} to pause this workflow${reason ? ` (reason: ${reason})` : ''}, and it is now paused: ${pauseHoldsBack}. End your turn now; do not resume it yourself${askedBy === 'agent' ? ': the user resumes it' : ''}.`;
 
 /**
  * The workflow is paused because a pause was asked for (`baton pause`, the dashboard, the API, `request_pause`; the
@@ -102,7 +134,7 @@ export function pauseNow(
   git: GitCapture,
   warning: string | null,
   // a requested pause taking effect is the pause of whoever requested it
-  by: Asker | undefined = askerOf(d.state.pause_request),
+  asker: PauseAsker = requestAsker(d.state),
 ) {
   const snapshot = takeSnapshot(d, trigger, reason, git, warning ? [warning] : []);
   d.emit({
@@ -113,7 +145,7 @@ export function pauseNow(
       forced: warning !== null,
       snapshot_id: snapshot.id,
       warning,
-      ...askedBy(by),
+      ...asker,
     },
   });
   endOpenSession(d, trigger, snapshot.id);
@@ -301,6 +333,8 @@ export function pauseWhenWords(waits: PauseWaits): string | null {
 /** A pause the user asked for that still waits, as the briefing of a session that starts meanwhile tells it. */
 export interface PauseWaiting {
   reason: string | null;
+  /** `agent`: the agent asked it itself (`request_pause`); absent: its user did. */
+  asked_by?: 'agent';
   requested_at: string;
   /** The tasks in progress it waits for (none: it waits for the agent's turn to end). */
   tasks: string[];
@@ -318,6 +352,7 @@ export function pauseWaiting(s: WorkflowState): PauseWaiting | null {
   const waits = pauseWaitsFor(s);
   return {
     reason: s.pause_request.reason,
+    ...(s.pause_request.asked_by ? { asked_by: s.pause_request.asked_by } : {}),
     requested_at: s.pause_request.requested_at,
     tasks: waits?.tasks ?? [],
     when: waits ? pauseWhenWords(waits) : null,
@@ -356,7 +391,7 @@ export function pause(d: Draft, input: PauseInput): PauseOutcome {
       input.trigger === 'pause' &&
       s.agent?.usage_limit?.auto_resume_at
     ) {
-      const snapshot = pauseNow(d, input.reason, 'pause', input.git, null, input.by);
+      const snapshot = pauseNow(d, input.reason, 'pause', input.git, null, inputAsker(input));
       return { outcome: 'paused', snapshot_id: snapshot.id, warning: null };
     }
     return { outcome: 'already_paused', snapshot_id: s.last_snapshot?.id ?? null };
@@ -379,7 +414,9 @@ export function pause(d: Draft, input: PauseInput): PauseOutcome {
           ? (importedWarning(s) ?? `paused between the agent's turns while ${wasOrWere(running)}`)
           : (turnEndWarning(s) ?? importedWarning(s))));
     const trigger = s.pause_request && !input.reason ? s.pause_request.trigger : input.trigger;
-    const snapshot = pauseNow(d, reason, trigger, input.git, warning, input.by ?? askerOf(s.pause_request));
+    // a new ask is its asker's; with none given (a hook, a driver), the pending request's
+    const asker = input.by || input.askedBy ? inputAsker(input) : requestAsker(s);
+    const snapshot = pauseNow(d, reason, trigger, input.git, warning, asker);
     return { outcome: 'paused', snapshot_id: snapshot.id, warning };
   }
   const said = { waiting_for: waits.tasks, waiting_for_turn: waits.turn };
@@ -397,7 +434,7 @@ export function pause(d: Draft, input: PauseInput): PauseOutcome {
       timeout_ms: input.timeoutMs,
       // asked mid-turn with no task in progress: it waits for that turn's end, not for a task boundary
       ...(waits.turn && !waits.tasks.length ? { until: 'turn_end' as const } : {}),
-      ...askedBy(input.by),
+      ...inputAsker(input),
     },
   });
   return { outcome: 'requested', ...said };

@@ -50,7 +50,7 @@ function assertActive(d: Draft, action: string) {
     const hint = isResumable(s.status) ? resumeItFirst : '';
     throw invalidTransition(`cannot ${action}: the workflow is ${s.status}${hint}`, {
       current_status: s.status,
-      ...(pausedByUser(s) ? { paused_by: 'user', pause_reason: s.pause_reason } : {}),
+      ...(pausedByUser(s) ? { paused_by: s.pause_asked_by ?? 'user', pause_reason: s.pause_reason } : {}),
     });
   }
 }

@@ -5,7 +5,7 @@ import { itemSaid, type ListItem } from '../requests/menu-pick.js';
 import { COMPACTION_REASON } from '../compaction.js';
 import { leftBehindWords, progressLabel } from '../task-graph.js';
 import type { ResumeContext } from './resume-context.js';
-import type { PauseWaiting } from '../commands/pause.js';
+import { pauseAskerWord, type PauseWaiting } from '../commands/pause.js';
 import { commitSaid, pullRequestSaid, pushSaid } from './done-words.js';
 import { commitsSinceSaid } from './commits-since.js';
 import { nestedHeadings } from './nested-headings.js';
@@ -391,7 +391,7 @@ export function nextStep(c: ResumeContext): string {
 }
 
 /**
- * A pause the user asked for that still waits, said before the next step: the session finishes the task under way and
+ * A pause the user (or the agent itself) asked for that still waits, said before the next step: the session finishes the task under way and
  * ends its turn, rather than being stopped at its next task boundary unawares.
  */
 function pauseWaitingSaid(p: PauseWaiting): string {
@@ -400,7 +400,7 @@ function pauseWaitingSaid(p: PauseWaiting): string {
   const finish = p.tasks.length
     ? `Finish ${p.tasks.join(', ')} and mark ${p.tasks.length > 1 ? 'them' : 'it'} done`
     : 'Finish what you are doing';
-  return `The user asked to pause this workflow${why} at ${p.requested_at}: ${when}. ${finish}, then end your turn saying where the work stands; start no other task (the user resumes the work later).`;
+  return `${pauseAskerWord(p.asked_by)} asked to pause this workflow${why} at ${p.requested_at}: ${when}. ${finish}, then end your turn saying where the work stands; start no other task (the user resumes the work later).`;
 }
 
 /**

@@ -42,8 +42,11 @@ const settled = (s: WorkflowState, id: string | null): WorkflowState =>
     ? { ...s, tasks: s.tasks.map((t) => (t.id === id ? takenUp(t) : t)) }
     : s;
 
+/** The state without `pause_asked_by` (left out, not undefined: a state folded again compares equal). */
+const notAgentPaused = ({ pause_asked_by: _, ...s }: WorkflowState): WorkflowState => s;
+
 const leavePause = (s: WorkflowState): WorkflowState => ({
-  ...s,
+  ...notAgentPaused(s),
   pause_requested: false,
   pause_request: null,
   paused_at: null,
@@ -157,6 +160,7 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
           ...(e.data.until ? { until: e.data.until } : {}),
           ...(e.data.by ? { by: e.data.by } : {}),
           ...(e.data.by_owner === undefined ? {} : { by_owner: e.data.by_owner }),
+          ...(e.data.asked_by ? { asked_by: e.data.asked_by } : {}),
         },
         teammate_act: nextTeammateAct(s, 'asked to pause', e.data, e.at, e.data.reason),
       };
@@ -171,7 +175,8 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
       };
     case 'workflow.paused':
       return {
-        ...s,
+        ...notAgentPaused(s),
+        ...(e.data.asked_by ? { pause_asked_by: e.data.asked_by } : {}),
         status: 'paused',
         pause_requested: false,
         pause_request: null,

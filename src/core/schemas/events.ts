@@ -93,6 +93,8 @@ const eventSchema = () =>
         by: z.string().optional(),
         /** Whether that person is the workflow's owner, judged when the command ran (`Asker`); unset: compare emails. */
         by_owner: z.boolean().optional(),
+        /** `agent`: the agent asked it itself (the MCP tool `request_pause`); unset: a person or Baton asked it. */
+        asked_by: z.literal('agent').optional(),
       }),
     ),
     /**
@@ -123,6 +125,8 @@ const eventSchema = () =>
         by: z.string().optional(),
         /** Whether that person is the workflow's owner, judged when the command ran (`Asker`); unset: compare emails. */
         by_owner: z.boolean().optional(),
+        /** `agent`: the agent asked it itself (the MCP tool `request_pause`); unset: a person or Baton asked it. */
+        asked_by: z.literal('agent').optional(),
       }),
     ),
     ev(

@@ -53,6 +53,8 @@ export const PauseRequest = z.object({
   by: z.string().optional(),
   /** Whether that person is the workflow's owner (`workflow.pause_requested`'s `by_owner`). */
   by_owner: z.boolean().optional(),
+  /** `agent`: the agent asked it itself (`request_pause`), not its user; the words that name who asked say so. */
+  asked_by: z.literal('agent').optional(),
 });
 export type PauseRequest = z.infer<typeof PauseRequest>;
 
@@ -104,6 +106,8 @@ export const WorkflowState = z.object({
   paused_at: z.string().nullable(),
   pause_reason: z.string().nullable(),
   pause_trigger: SnapshotTrigger.nullable(),
+  /** `agent`: the pause in force was the agent's own (`request_pause`), not its user's; absent otherwise. */
+  pause_asked_by: z.literal('agent').optional(),
   /** The latest pause, resume or abandon asked by someone other than the owner, told to the owner (`teammateActText`). */
   teammate_act: TeammateAct.nullable().optional(),
   interrupted_at: z.string().nullable(),

@@ -279,6 +279,8 @@ export const PauseBody = z
       .positive()
       .max(30 * 24 * 3600 * 1000)
       .optional(),
+    /** `agent`: the agent asks it itself (the MCP tool `request_pause`); what it is told names it, not its user. */
+    asked_by: z.literal('agent').optional(),
   })
   .openapi('PauseInput');
 export const ReasonBody = z.strictObject({ reason: opt(text(2000)) });

@@ -62,6 +62,8 @@ export const WorkflowView = z
     pause_requested: z.boolean(),
     paused_at: z.string().nullable(),
     pause_reason: z.string().nullable(),
+    /** `agent`: the pause in force is the agent's own (`request_pause`), not its user's; null otherwise. */
+    pause_asked_by: z.literal('agent').nullable(),
     /** The latest pause, resume or abandon asked by someone other than its owner: the act, who (a git email), when. */
     teammate_act: TeammateAct.nullable(),
     session_count: z.number().int(),

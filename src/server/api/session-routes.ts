@@ -37,7 +37,12 @@ export function registerSessionRoutes({ app, client, you }: RouteDeps) {
       const b = c.req.valid('json');
       const out = await client.pause(
         refOf(c, c.req.valid('param').id),
-        { reason: b.reason, force: b.force, ...(b.timeout_ms ? { timeout_ms: b.timeout_ms } : {}) },
+        {
+          reason: b.reason,
+          force: b.force,
+          ...(b.timeout_ms ? { timeout_ms: b.timeout_ms } : {}),
+          ...(b.asked_by ? { asked_by: b.asked_by } : {}),
+        },
         // who asks: a teammate's workflow is refused unless `theirs`, and the pause records them
         { identity: await askerOf({ you }, c), theirs: b.theirs },
       );
