@@ -1200,7 +1200,7 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
               reason: p.reason,
             })
           : null;
-      const endNote = ended?.ended ? `; ${sessionEndSaid(ended)}` : '';
+      const endNote = ended?.ended ? `; ${sessionEndSaid(ended, cp.checkpoint)}` : '';
       const tell = turn.tell ?? imported.tell;
       return {
         outcome: imported.failed
@@ -1219,12 +1219,14 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
 
 /**
  * The Baton session's end as the hook line says it, with the snapshot that holds where it left off: one taken for it,
- * or the latest (a Stop's checkpoint just before), which nothing recorded since made stale.
+ * or the latest, which nothing recorded since made stale: the checkpoint this same hook took just before (`checkpoint`,
+ * its name: only what this hook wrote came after the work, so no gap is suggested), else an earlier one (a Stop's).
  */
-function sessionEndSaid(e: SessionEnd): string {
+function sessionEndSaid(e: SessionEnd, checkpoint: string | null): string {
   const ended = `session ${e.session_number} ended`;
   if (!e.snapshot) return ended;
-  return e.snapshot.taken
-    ? `${ended} on snapshot ${e.snapshot.id} (handover)`
+  if (e.snapshot.taken) return `${ended} on snapshot ${e.snapshot.id} (handover)`;
+  return checkpoint
+    ? `${ended} on snapshot ${e.snapshot.id}, that of checkpoint ${checkpoint} just taken`
     : `${ended} on snapshot ${e.snapshot.id}, the latest (nothing recorded since)`;
 }
