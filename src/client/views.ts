@@ -1,6 +1,7 @@
 import {
   isEmptyWorkflow,
   nextTaskOf,
+  resumableBy,
   taskCounts,
   workflowBranch,
   type WorkflowState,
@@ -28,6 +29,11 @@ export function workflowView(s: WorkflowState) {
     /** The latest pause, resume or abandon asked by someone other than its owner (`teammateActText` says it). */
     teammate_act: s.teammate_act ?? null,
     session_count: s.session_count,
+    /**
+     * How it goes on (core `resumableBy`, as `baton sessions` and `baton status` judge it): `resume` (paused or
+     * interrupted), `next_session` (at rest: the agent's next session in its worktree continues it), null otherwise.
+     */
+    resume_by: resumableBy(s, new Date().toISOString()),
     version: s.version,
     created_at: s.created_at,
     updated_at: s.updated_at,

@@ -1095,6 +1095,11 @@ describe('Codex hooks', () => {
     );
     expect(table).toMatch(new RegExp(`${row?.id}.*yes: the next Codex session in its worktree`));
     expect(table).not.toContain('baton resume -w');
+    // `baton list` judges it the same way: at rest, not at work (its JSON keeps the raw status, and how it goes on)
+    expect((await baton(['list'])).stdout).toMatch(new RegExp(`${row?.id}\\s+at rest\\s`));
+    expect((await baton(['list', '--json'])).json<{ workflows: unknown[] }>().workflows).toEqual([
+      expect.objectContaining({ id: row?.id, status: 'in_progress', resume_by: 'next_session' }),
+    ]);
     // which is what `baton resume` says of it
     const resume = await baton(['resume']);
     expect(resume.code).toBe(3);

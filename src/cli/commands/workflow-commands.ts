@@ -180,7 +180,7 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
                     ['ID', 'STATUS', 'STEP', 'TITLE', 'BRANCH', 'WORKTREE', ...(byOwner ? ['OWNER'] : [])],
                     list.map((w) => [
                       w.id,
-                      w.status,
+                      listStatus(w),
                       progressLabel(w.counts, ''),
                       w.title,
                       w.branch ?? '-',
@@ -422,3 +422,10 @@ async function notFollowedHere(
     .filter(([worktree]) => !followingHooks(worktree, env).length)
     .map(([worktree, workflows]) => ({ worktree, workflows }));
 }
+
+/**
+ * `baton list`'s STATUS: the status, but `at rest` for one in progress that nothing works on now and the agent's next
+ * session in its worktree continues (`resume_by` `next_session`, judged as `baton sessions` does): not at work.
+ */
+const listStatus = (w: { status: string; resume_by: 'resume' | 'next_session' | null }) =>
+  w.resume_by === 'next_session' ? 'at rest' : w.status;

@@ -67,6 +67,8 @@ export const WorkflowView = z
     /** The latest pause, resume or abandon asked by someone other than its owner: the act, who (a git email), when. */
     teammate_act: TeammateAct.nullable(),
     session_count: z.number().int(),
+    /** How it goes on: `resume` (paused or interrupted), `next_session` (at rest: the agent's next session goes on). */
+    resume_by: z.enum(['resume', 'next_session']).nullable(),
     version: z.number().int(),
     created_at: z.string(),
     updated_at: z.string(),
