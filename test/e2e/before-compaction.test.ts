@@ -34,4 +34,26 @@ describe('a session that went on after its context was compacted', () => {
     expect(tight.markdown).toContain('commit de5656b');
     await service.store.close();
   });
+
+  it("keeps what was asked, the user's words and what went wrong, not the code nor what was in progress then", async () => {
+    const { service, client, repo } = await importedSession(COMPACTED, 'claude-code', 'pty');
+    const part = (m: string) => m.split('### Before the Compaction')[1]?.split('\n### ')[0] ?? '';
+    for (const budget of [1500, 4000]) {
+      const c = await client.context({ cwd: repo }, budget);
+      const where = `at ${budget}:\n${c.markdown}`;
+      expect(c.over_budget, where).toBe(false);
+      // the task list is done and the pull request open: nothing of the summary reads as the state of things
+      expect(c.markdown, where).toContain('5/5 tasks done');
+      const before = part(c.markdown);
+      expect(before, where).not.toMatch(/In progress|Current Work:\n|Optional Next Step:\n/);
+      // the goal the session began on, which only the user's messages before the compaction say, before the code
+      expect(before, where).toContain(
+        '6. All user messages:\n   - "TestResume_LocalLogNewerTimestamp <- I think',
+      );
+      expect(before, where).not.toContain('```go');
+      expect(before, where).toMatch(/3\. Files and Code Sections[^\n]*: \(\d+ characters left out here\)/);
+      if (budget === 4000) expect(before, where).toContain('4. Errors and fixes:\n   - **PTY output capture');
+    }
+    await service.store.close();
+  });
 });

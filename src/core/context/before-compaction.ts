@@ -13,8 +13,9 @@ export interface EarlierSummary {
 /**
  * The latest compaction summary, when the agent said more after it (its last message, newer, is the Last State): what
  * the session was about, what it had done and found before the compaction, in the agent's words, which nothing else in
- * a briefing says once a long session compacted. Cut to `max` characters, what was asked and what went wrong first;
- * where the work stood then (its pending tasks, current work and next step) is left out, the Last State being newer.
+ * a briefing says once a long session compacted. Cut to `max` characters, what was asked, the user's words and what went
+ * wrong first, the code last; where the work stood then (its pending tasks, current work and next step, what it said
+ * was in progress) is left out, the Last State being newer.
  * Only the compaction of the session the Last State's message was said in (the one the briefing goes on from): once a
  * later session ended on words of its own, an older session's summary tells of work long past (a task it was on,
  * committed since) as if it were the earlier part of this one. None when nothing of it fits but the names of its

@@ -106,7 +106,7 @@ describe('fitSummary', () => {
         if (!r.text) continue;
         // else they are named in one line that says why
         expect(r.text).toMatch(
-          /\(7\. Pending Tasks, 8\. Current Work, 9\. Optional Next Step: left out, where the work stood then, older than the Last State\)$/,
+          /\(7\. Pending Tasks, 8\. Current Work, 9\. Optional Next Step(?:, what 5\. Problem Solving said was in progress)?: left out, where the work stood then, older than the Last State\)$/,
         );
         // what was asked comes first: its head at the least, given room for more than the sections' names
         if (max >= 750) expect(r.text).toContain(body(1).slice(0, 30));
@@ -115,6 +115,33 @@ describe('fitSummary', () => {
       }
     },
   );
+
+  it("keeps the user's messages and what went wrong before code listings and concepts, and no work in progress, of a compaction the session went on after", () => {
+    const text = compactSummary('claude-code/entire-cli/e5/8c50537669/0/full.jsonl');
+    const body = (from: string, to: string) =>
+      text.slice(text.indexOf(from) + from.length, text.indexOf(to)).trim();
+    const asked = body('1. Primary Request and Intent:', '2. Key Technical Concepts:');
+    const said = body('6. All user messages:', '7. Pending Tasks:');
+    const errors = body('4. Errors and fixes:', '5. Problem Solving:');
+    for (const max of [2300, 3000, 6000]) {
+      const r = fitSummary(text, max, { past: true });
+      expect(r.text.length, `at ${max}`).toBeLessThanOrEqual(max);
+      // the request, the user's messages (the first of which says what the session was for) and what went wrong
+      expect(r.text, `at ${max}`).toContain(asked.slice(0, 80));
+      expect(r.text, `at ${max}`).toContain(said.slice(0, 120));
+      // what went wrong next, given room past the user's words
+      if (max >= 3000) expect(r.text, `at ${max}`).toContain(errors.slice(0, 80));
+      // before the code listings
+      expect(r.text, `at ${max}`).not.toContain('```go');
+      // what Problem Solving said was in progress then is past, as the sections on where the work stood
+      expect(r.text, `at ${max}`).not.toMatch(/In progress: Refactoring/);
+      expect(r.text, `at ${max}`).toMatch(
+        /left out, where the work stood then, older than the Last State\)$/,
+      );
+    }
+    // with room for all of it but the code, the user's messages whole
+    expect(fitSummary(text, 6000, { past: true }).text).toContain(said);
+  });
 
   it('keeps the head of text without numbered sections, and leaves a short text alone', () => {
     const text = 'First part.\n\n'.repeat(100);

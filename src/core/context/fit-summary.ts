@@ -8,8 +8,8 @@ import { clip, clipEnds } from '../clip.js';
  * their code, every user message) as their heading and size, in their place (a run of them in one line). Any other
  * text keeps its head; with `keepEnd` (an agent's last message) also the paragraph it ends on, when that is short
  * (`headAndEnd`). With `past` (a compaction the session went on after: newer sections of the briefing say where the
- * work stands now), where it stood then is left out whatever the room, said in one line, and what was asked and what
- * went wrong come first.
+ * work stands now), where it stood then is left out whatever the room (its sections, and the lines of the others
+ * labelled as in progress), said in one line, and what was asked, the user's words and what went wrong come first.
  */
 export function fitSummary(
   text: string,
@@ -17,7 +17,13 @@ export function fitSummary(
   opts: { keepEnd?: boolean; past?: boolean } = {},
 ): { text: string; cut: number } {
   const sections = numberedSections(text);
-  if (text.length <= max && !(opts.past && sections.some((s) => superseded.test(s.title))))
+  const staleLines = (p: { title: string; body: string }) =>
+    ownWords.test(p.title) ? [] : (p.body.match(inProgress) ?? []);
+  const dated = (p: { title: string; body: string }) => superseded.test(p.title) || staleLines(p).length > 0;
+  if (
+    text.length <= max &&
+    !(opts.past && sections.some((s) => dated({ title: s.title, body: text.slice(s.start, s.end) })))
+  )
     return { text, cut: 0 };
   if (sections.length < 3) return opts.keepEnd ? headAndEnd(text, max) : headOf(text, max);
   const all = [
@@ -25,9 +31,17 @@ export function fitSummary(
     ...sections.map((s) => ({ ...s, body: text.slice(s.start, s.end) })),
   ];
   const stale = opts.past ? all.filter((p) => superseded.test(p.title)) : [];
-  const parts = all.filter((p) => !stale.includes(p));
-  const staleNote = stale.length
-    ? `(${stale.map((p) => p.title).join(', ')}: left out, where the work stood then, older than the Last State)`
+  // of a past compaction, the lines of the other sections that say what was under way then ("In progress: ...")
+  const staleIn = opts.past ? all.filter((p) => !stale.includes(p) && staleLines(p).length) : [];
+  const parts = all
+    .filter((p) => !stale.includes(p))
+    .map((p) => (staleIn.includes(p) ? { ...p, body: p.body.replace(inProgress, '') } : p));
+  const staleNames = [
+    ...stale.map((p) => p.title),
+    ...staleIn.map((p) => `what ${p.title} said was in progress`),
+  ];
+  const staleNote = staleNames.length
+    ? `(${staleNames.join(', ')}: left out, where the work stood then, older than the Last State)`
     : '';
   if (staleNote) max -= staleNote.length + 2;
   const rank = (title: string) => rankIn(opts.past ? pastPriorities : priorities, title);
@@ -86,12 +100,17 @@ const SPLIT = 40;
 /** The name the text before the first section goes by when it is left out (Claude Code's "Analysis:"). */
 const BEFORE = 'Before the sections';
 
-/** What to keep first: where the work stands and what is next, then what was asked, then what went wrong. */
+/**
+ * What to keep first: where the work stands and what is next, then what was asked and the user's own words (the first
+ * of them often the goal the session began on, which the request after the compaction no longer says), then what went
+ * wrong; the code listings and the concepts after them.
+ */
 const priorities: RegExp[] = [
   /current work/i,
   /next step/i,
   /pending/i,
   /request|intent/i,
+  /user messages/i,
   /error|fix/i,
   /problem/i,
   /concept/i,
@@ -100,8 +119,21 @@ const priorities: RegExp[] = [
 /** The sections that say where the work stood: of a compaction the session went on after, out of date. */
 const superseded = /current work|next step|pending/i;
 
-/** What to keep first of a compaction the session went on after: what was asked, what went wrong, how it was solved. */
-const pastPriorities: RegExp[] = [/request|intent/i, /error|fix/i, /problem/i, /concept/i];
+/** The section of the user's words, quoted: never cut for what it says. */
+const ownWords = /user messages/i;
+
+/**
+ * A line of another section that says what was under way then, a label and a colon ("- In progress: Refactoring to
+ * ..."): of a compaction the session went on after, as out of date as its Current Work.
+ */
+const inProgress =
+  /^[ \t]*(?:[-*][ \t]+)?(?:\*\*)?(?:in progress|ongoing|still to do|not yet done|pending)(?:\*\*)?[ \t]*:[^\n]*(?:\n|$)/gim;
+
+/**
+ * What to keep first of a compaction the session went on after: what was asked, the user's words, what went wrong, how
+ * it was solved; the concepts, then the files and their code, last.
+ */
+const pastPriorities: RegExp[] = [/request|intent/i, /user messages/i, /error|fix/i, /problem/i, /concept/i];
 
 function rankIn(order: readonly RegExp[], title: string): number {
   if (title === BEFORE) return order.length + 2;
