@@ -94,13 +94,13 @@ describe('TDD State with the CI reports read after the last local run', () => {
   });
 
   it('short of room, loses the command first, then a pass that only confirms the run; never what changes its reading', () => {
-    expect(tdd(snapshot([], ci()), 1)).toMatch(/- CI passed after this run too: 18 of 18 checks passed$/m);
-    expect(tdd(snapshot([], ci()), 0)).not.toContain('CI');
-    expect(tdd(snapshot([...edits, push], ci()), 0)).toContain(
+    expect(tdd(snapshot([], ci()), 2)).toMatch(/- CI passed after this run too: 18 of 18 checks passed$/m);
+    expect(tdd(snapshot([], ci()), 1)).not.toContain('CI');
+    expect(tdd(snapshot([...edits, push], ci()), 1)).toContain(
       '- 2 files changed after this run, then pushed: CI passed on them since (18 of 18 checks passed); the local run is older than them',
     );
     const failed = ci({ outcome: 'fail', passed: 16, failed: 2, failing: ['msrv', 'lint'] });
-    expect(tdd(snapshot([], failed), 0)).toMatch(
+    expect(tdd(snapshot([], failed), 1)).toMatch(
       /- CI failed after this run: 2 of 18 checks failed \(msrv, lint\)$/m,
     );
   });

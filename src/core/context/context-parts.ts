@@ -401,9 +401,8 @@ export function alreadyDone(
     // read from another checkout (a teammate's): uncommitted there is not here
     (name, i) => `${clip(name, 160)}${uncommitted(shown.list[i]!.path)}`,
   );
-  // a comment posted, a release, a migration: as much not to redo as a push, and kept as long
+  // a comment posted, a release, a migration: not to redo, as a push, and kept in the room the pushes leave
   const other = effects.filter((e) => e.kind === 'migration' || e.kind === 'other');
-  const shownOther = limits.pushes_prs > 0 ? other.slice(-limits.pushes_prs) : [];
   const t = snap.test_state;
   const passing =
     t && failingCount(t) === 0 && !t.not_run_again && t.last_test_command
@@ -421,10 +420,12 @@ export function alreadyDone(
   const prs = mergedOnce(effects.filter((e) => e.kind === 'pr').map((e) => e.summary)).map((p) =>
     clip(p, 160),
   );
-  // the newest first when cut, pull requests before pushes
+  // the newest first when cut, pull requests before pushes, then the other side effects: what the work delivered first
   const shownPrs = limits.pushes_prs > 0 ? prs.slice(-limits.pushes_prs) : [];
   const room = Math.max(0, limits.pushes_prs - shownPrs.length);
   const shownPushes = room > 0 ? pushes.slice(-room) : [];
+  const left = room - shownPushes.length;
+  const shownOther = left > 0 ? other.slice(-left) : [];
   return {
     commits: done.commits,
     commits_more: done.more,
@@ -741,9 +742,12 @@ export interface Tdd {
   not_run_again: { tests: string[]; more: number; command: string | null } | null;
 }
 
-/** A CI report as the room allows: at 0, only one that changes how the run reads (failed, or passed on its changes). */
+/**
+ * A CI report as the room allows: at 1, only one that changes how the run reads (failed, or passed on its changes); at
+ * 0, a failure alone.
+ */
 const ciShown = (ci: CiAfterRun | null, room: number) =>
-  ci && (room > 0 || ci.outcome === 'fail' || ci.covers_changes) ? ci : null;
+  ci && (room > 1 || ci.outcome === 'fail' || (room > 0 && ci.covers_changes)) ? ci : null;
 
 /** The TDD state: unexpected failures first, then the expected ones; the counts always agree with the names. */
 export function tddOf(
@@ -752,8 +756,11 @@ export function tddOf(
   commandChars = 160,
   effects: readonly { kind: string; timestamp: string; summary: string }[] = [],
   ci: CiState | null = null,
-  /** How much of the CI report is said (`ContextLimits.ci_report`): 2, all; 1, no command; 0, not a confirming pass. */
-  ciReport = 2,
+  /**
+   * How much of the CI report is said (`ContextLimits.ci_report`): 3, all; 2, no command; 1, not a confirming pass; 0, a
+   * failure alone.
+   */
+  ciReport = 3,
 ): Tdd | null {
   if (!t) return null;
   const changed = changedAfter(effects, t.last_test_run_at);
@@ -783,7 +790,7 @@ export function tddOf(
     at: t.last_test_run_at,
     changed_since: changed.length,
     ci: ciShown(
-      ciAfterRun(t.last_test_run_at, ci, changed, effects, ciReport > 1 ? commandChars : 0),
+      ciAfterRun(t.last_test_run_at, ci, changed, effects, ciReport > 2 ? commandChars : 0),
       ciReport,
     ),
     not_run_again: t.not_run_again

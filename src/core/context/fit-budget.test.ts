@@ -2278,8 +2278,9 @@ describe('commits already made', () => {
     );
     const tight = fitResumeContext(snap, 4, [], 700, countTokens);
     expect(tight.over_budget).toBe(false);
-    const shown = tight.context.already_done.commits.map((c) => c.subject);
-    expect(shown).toEqual(['Reported', ...[25, 26, 27, 28, 29].map((i) => `git-only commit ${i}`)]);
+    // the reported commit and the newest five of git's, by hash (their subjects may be cut short to fit)
+    const shown = tight.context.already_done.commits.map((c) => c.hash);
+    expect(shown).toEqual(['1a2b3c4', ...[25, 26, 27, 28, 29].map((i) => hash(i).slice(0, 7))]);
     expect(tight.markdown).toContain(
       '  - 29 more commits since the workflow began (git log --oneline a1b2c3d..HEAD)',
     );

@@ -50,7 +50,7 @@ const generous: ContextLimits = {
   notes_file: 1,
   list_words: 1,
   done_counts: 1,
-  ci_report: 2,
+  ci_report: 3,
 };
 
 /**
@@ -72,8 +72,8 @@ const steps: [keyof ContextLimits, number][] = [
   ['files', 0],
   // the command that read the CI report after the last run, then a pass that only confirms the run: a failure, or a
   // pass on the changes pushed after the run (which keeps the run from reading as stale), stays
+  ['ci_report', 2],
   ['ci_report', 1],
-  ['ci_report', 0],
   // the uncommitted files by name (Git State keeps their count; `baton details git-changes` lists them)
   ['uncommitted_files', 0],
   // a resolved error is history; a decision still holds: it is kept longer
@@ -125,6 +125,13 @@ const steps: [keyof ContextLimits, number][] = [
   // the commits only git has (made by hand, or by a call a crash cut off) beyond the newest five: a count and the
   // command that lists them; the commits the transcripts reported stay
   ['git_commits', 5],
+  // what the work delivered and the agent's last word outrank the detail of older lines: the commit subjects (their
+  // hashes stay) and the CI report of a pass after the run (TDD State still says the run is older than the changes)
+  ['commit_subject_chars', 16],
+  ['command_chars', 40],
+  ['ci_report', 0],
+  // the last state to its head, beside the newest pull request or push it often names
+  ['last_state_chars', 100],
   ['pushes_prs', 0],
   ['last_state_chars', 0],
   ['completed_tasks', 0],
@@ -202,7 +209,7 @@ function shown(c: ResumeContext, key: keyof ContextLimits): number {
     case 'pushes_prs':
       // the limit cuts this workflow's pushes and pull requests, and apart the earlier work's list of what it left
       return Math.max(
-        c.already_done.pushes.length + c.already_done.pull_requests.length,
+        c.already_done.pushes.length + c.already_done.pull_requests.length + c.already_done.other.length,
         c.goal.earlier?.done.length ?? 0,
       );
     case 'commit_subject_chars':
@@ -225,7 +232,7 @@ function shown(c: ResumeContext, key: keyof ContextLimits): number {
       return c.plan_status.keep_in_list ? 1 : 0;
     case 'ci_report': {
       const ci = c.test_state?.ci;
-      return !ci ? 0 : ci.command ? 2 : ci.outcome === 'pass' && !ci.covers_changes ? 1 : 0;
+      return !ci ? 0 : ci.command ? 3 : ci.outcome === 'fail' ? 0 : ci.covers_changes ? 1 : 2;
     }
     case 'done_counts': {
       const d = c.already_done;

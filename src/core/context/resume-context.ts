@@ -75,9 +75,9 @@ export interface ContextLimits {
   /** 1: What to Do Next names the notes file the session wrote (`next.notes_file`); 0: no room for it. */
   notes_file: number;
   /**
-   * The CI report after the last run in TDD State: 2, with the command that read it; 1, its outcome and counts alone;
-   * 0, only what changes the reading of the run (a failure, a pass on changes pushed after it), not a pass that
-   * confirms it.
+   * The CI report after the last run in TDD State: 3, with the command that read it; 2, its outcome and counts alone;
+   * 1, only what changes the reading of the run (a failure, a pass on changes pushed after it), not a pass that
+   * confirms it; 0, only a failure (TDD State still says the run is older than the changes after it).
    */
   ci_report: number;
   /** 1: Plan Status asks the agent to keep the tasks left in its own list in their words (`keep_in_list`); 0: no room. */
@@ -115,7 +115,7 @@ export const defaultLimits: ContextLimits = {
   newer_request_note: 1,
   recorded_place: 1,
   notes_file: 1,
-  ci_report: 2,
+  ci_report: 3,
   list_words: 1,
   done_counts: 1,
 };
