@@ -40,6 +40,7 @@ import type {
   PersonResumeResult,
   SessionStatus,
   DetailsResult,
+  DetailsPaging,
   StatusView,
   SessionRow,
   CleanupResult,
@@ -242,7 +243,13 @@ export interface BatonClient {
   /** One snapshot whole, its errors shown as of it (each API failure's `api_failure`, as `details` gives them). */
   snapshot(ref: Ref, snapshotId: string): Promise<SnapshotShown>;
   /** Everything of one category as of a snapshot; with `null`, as the workflow stands now (its live snapshot). */
-  details(ref: Ref, snapshotId: string | null, category: DetailCategory): Promise<DetailsResult>;
+  /** With `paging`, the page of the category's records it asks for (`DetailsPage`). */
+  details(
+    ref: Ref,
+    snapshotId: string | null,
+    category: DetailCategory,
+    paging?: DetailsPaging,
+  ): Promise<DetailsResult>;
   checkpoint(ref: Ref, name: string): Promise<{ workflow_id: string; checkpoint: CheckpointRef }>;
   checkpoints(ref: Ref): Promise<{ workflow_id: string; checkpoints: CheckpointRef[] }>;
   /**

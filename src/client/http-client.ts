@@ -7,6 +7,7 @@ import {
 } from '../core/index.js';
 import type {
   CompiledContext,
+  DetailsPaging,
   ImportMarker,
   QueueEntry,
   QueueListing,
@@ -458,12 +459,20 @@ export class HttpClient implements BatonClient {
     );
   }
 
-  async details(ref: Ref, snapshotId: string | null, category: Parameters<BatonClient['details']>[2]) {
+  async details(
+    ref: Ref,
+    snapshotId: string | null,
+    category: Parameters<BatonClient['details']>[2],
+    paging?: DetailsPaging,
+  ) {
     // any live id up to the workflow's version names it as it stands now
     const id = snapshotId ?? liveSnapshotId({ version: (await this.get(ref)).version });
+    const page = paging
+      ? `?limit=${paging.limit}${paging.before !== undefined ? `&before=${paging.before}` : ''}`
+      : '';
     return this.call<Awaited<ReturnType<BatonClient['details']>>>(
       'GET',
-      `${this.snapshotPath(ref, id)}/${category}`,
+      `${this.snapshotPath(ref, id)}/${category}${page}`,
       undefined,
       ref,
     );

@@ -1,4 +1,10 @@
-import type { BatonService, ImportMarker, StatusView, SubmitRequest } from '../service/index.js';
+import type {
+  BatonService,
+  DetailsPaging,
+  ImportMarker,
+  StatusView,
+  SubmitRequest,
+} from '../service/index.js';
 import {
   askWhichRun,
   cleanup,
@@ -232,9 +238,10 @@ export class LocalClient implements BatonClient {
     ref: Ref,
     snapshotId: string | null,
     category: Parameters<BatonService['queries']['details']>[1],
+    paging?: DetailsPaging,
   ) {
     const id = snapshotId ?? liveSnapshotId(await this.service.resolve(this.ref(ref)));
-    return this.service.queries.details(await this.snapshotAsStored(ref, id), category);
+    return this.service.queries.details(await this.snapshotAsStored(ref, id), category, paging);
   }
 
   async checkpoint(ref: Ref, name: string) {

@@ -14,7 +14,7 @@ import {
   testsLeftFailingWords,
   type NotRead,
 } from '../core/index.js';
-import { detailCategories, emptyDetailsWords } from '../service/index.js';
+import { detailCategories, detailsText, pagedCategories } from '../service/index.js';
 import { PACKAGE_VERSION } from '../config/package-info.js';
 import { argsOf, wholeNumber } from './tool-args.js';
 
@@ -69,6 +69,9 @@ async function resource<T>(fn: () => Promise<T>): Promise<T> {
 /** What could not be read, for the agent: the briefing lacks it, and how to read it before going on. */
 const notReadLine = (n: NotRead) =>
   `Warning: Baton could not read what ${n.path} gained since it last read it (${n.why}), so the briefing above lacks that work (a killed agent's last turn, say). Run \`${n.command}\` once that is fixed, then call get_resume_context again; until then, check the worktree (git status, git log) before redoing anything.`;
+
+/** How many records get_details returns when not told: the newest, with how many there are and how to read more. */
+const DETAILS_LIMIT = 20;
 
 const workflow = {
   workflow_id: z.string().optional().describe('the workflow (default: the one of the current worktree)'),
@@ -228,7 +231,7 @@ export function createMcpServer(
   server.registerTool(
     'get_details',
     {
-      description: `Every record of one category (${detailCategories.join(', ')}) as the workflow stands now, or as of a snapshot given its id.`,
+      description: `The records of one category (${detailCategories.join(', ')}) as the workflow stands now, or as of a snapshot given its id: the newest ${DETAILS_LIMIT} by default (limit), the older ones with before; the answer says how many there are.`,
       inputSchema: argsOf('get_details', {
         ...workflow,
         category: z.enum(detailCategories).describe('what to list'),
@@ -238,20 +241,34 @@ export function createMcpServer(
           .describe(
             'a snapshot id (live-N from the briefing, or a stored one); default: the workflow as it stands now',
           ),
+        limit: wholeNumber(1)
+          .optional()
+          .describe(
+            `the newest records to return (default ${DETAILS_LIMIT}); git-changes and test-state are no list and take none`,
+          ),
+        before: wholeNumber(1)
+          .optional()
+          .describe(
+            'only records before this position (1 is the oldest), as the answer says for the older ones',
+          ),
       }),
     },
     (a) =>
       tool(
-        () => client.details(ref(a), a.snapshot_id ?? null, a.category),
-        // none: what the category holds and where to look instead, in the words `baton details` says it
-        (d) => {
-          const why = Array.isArray(d) && !d.length ? emptyDetailsWords(a.category) : null;
-          return text(
-            why
-              ? `none (${a.snapshot_id ? `as of ${a.snapshot_id}` : 'the workflow as it stands'}): ${why}`
-              : d,
-          );
-        },
+        () =>
+          client.details(
+            ref(a),
+            a.snapshot_id ?? null,
+            a.category,
+            // the lists are paged, newest first; git-changes and test-state are one state each
+            (pagedCategories as readonly string[]).includes(a.category) ||
+              a.limit !== undefined ||
+              a.before !== undefined
+              ? { limit: a.limit ?? DETAILS_LIMIT, before: a.before }
+              : undefined,
+          ),
+        // in the words `baton details` prints them, and how to read the older ones in this server's
+        (d) => text(detailsText(a.category, d, a.snapshot_id ?? null, 'mcp')),
       ),
   );
   server.registerTool(

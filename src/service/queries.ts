@@ -58,6 +58,7 @@ import type { Store } from '../storage/store.js';
 import { findCheckpoint, listCheckpoints } from './checkpoint-lookup.js';
 import { importSummaries, importsOf } from './record-lists.js';
 import { nextStep } from './next-step.js';
+import { pageOf, type DetailsPage, type DetailsPaging } from './details-page.js';
 import { queueStandingOf } from './queue-standing.js';
 import type { CompiledContext, ContextCompiler } from './context-compiler.js';
 import type { GitPort, ServiceOptions } from './ports.js';
@@ -78,8 +79,12 @@ export type DetailCategory = (typeof detailCategories)[number];
 /** Everything of one category as of a snapshot: the records' JSON, the git changes, or the test state and runs. */
 export type DetailsResult =
   | unknown[]
+  | DetailsPage
   | { git_state: SessionSnapshot['git_state']; note: string | null }
   | { test_state: SessionSnapshot['test_state']; runs: unknown[] };
+
+/** The categories that are lists of records, which `limit` and `before` page; the others are one state each. */
+export const pagedCategories = detailCategories.filter((c) => c !== 'git-changes' && c !== 'test-state');
 
 const recordKindOf: Partial<Record<DetailCategory, RecordKind>> = {
   decisions: 'decision',
@@ -200,8 +205,25 @@ export class Queries {
     return SessionSnapshot.parse(row.data);
   }
 
-  /** Everything of one category as of a snapshot: the complete lists behind the snapshot's recent ones. */
-  async details(snapshot: SessionSnapshot, category: DetailCategory): Promise<DetailsResult> {
+  /**
+   * Everything of one category as of a snapshot: the complete lists behind the snapshot's recent ones; with `paging`,
+   * the page of a list it asks for (the git changes and the test state are no list to page).
+   */
+  async details(
+    snapshot: SessionSnapshot,
+    category: DetailCategory,
+    paging?: DetailsPaging,
+  ): Promise<DetailsResult> {
+    const d = await this.detailsWhole(snapshot, category);
+    if (!paging) return d;
+    if (!Array.isArray(d))
+      throw invalidInput(
+        `${category} is not a list of records to page: leave out limit and before (the lists: ${pagedCategories.join(', ')})`,
+      );
+    return pageOf(d, paging);
+  }
+
+  private async detailsWhole(snapshot: SessionSnapshot, category: DetailCategory): Promise<DetailsResult> {
     if (!detailCategories.includes(category)) {
       throw invalidInput(`unknown category ${category}; use one of ${detailCategories.join(', ')}`);
     }

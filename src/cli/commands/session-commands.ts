@@ -33,6 +33,7 @@ import {
 } from '../../core/index.js';
 import {
   detailCategories,
+  detailsText,
   type DetailCategory,
   isLiveSnapshotId,
   type ResumeResult,
@@ -45,7 +46,7 @@ import type { Runtime } from '../runtime.js';
 import { recoverCheckpointCommand, type RestoreFlags } from './restore-command.js';
 import { table } from '../output.js';
 import { snapshotsTable, snapshotText } from '../snapshot-table.js';
-import { detailsText } from '../details-text.js';
+
 import { usageLine } from '../usage-line.js';
 import { goOnLine, pauseText, pauseWithdrawnText, resumedGoOnLine, whoseWords } from '../pause-text.js';
 import { askerAt, elsewhereOf, ownerFields, resumeRefusedTheirs, type Elsewhere } from '../whose-workflow.js';
@@ -595,6 +596,8 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
       `every record of one category, whole, as of a snapshot (or, given only the category, the workflow as it stands now): ${detailCategories.join(', ')}`,
     )
     .option(...workflowOption)
+    .option('--limit <n>', 'only the newest n records (the lists: not git-changes nor test-state)')
+    .option('--before <position>', 'with --limit: the newest n before this position (1 is the oldest)')
     .action(
       action(
         rt,
@@ -602,7 +605,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
           { client, print, rt },
           first: string | undefined,
           second: string | undefined,
-          o: { workflow?: string },
+          o: { workflow?: string; limit?: string; before?: string },
         ) => {
           if (first === undefined)
             throw invalidInput(
@@ -619,8 +622,23 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
           const wanted = oneOf(category, detailCategories, 'category') as DetailCategory;
           const ref =
             id === null || isLiveSnapshotId(id) ? await takenRef(rt, client, o.workflow) : rt.ref(o.workflow);
-          const d = await client.details(ref, id, wanted);
-          // every record whole, for a person or an agent reading it; --json: as stored (the MCP tool get_details's)
+          if (o.before !== undefined && o.limit === undefined)
+            throw invalidInput(
+              '--before needs --limit: the newest n records before that position (`--limit 20 --before 41`)',
+            );
+          const paging =
+            o.limit === undefined
+              ? undefined
+              : {
+                  limit: parseNumber(o.limit, '--limit', { int: true, min: 1 }),
+                  before:
+                    o.before === undefined
+                      ? undefined
+                      : parseNumber(o.before, '--before', { int: true, min: 1 }),
+                };
+          const d = await client.details(ref, id, wanted, paging);
+          // every record whole (or the page asked for), for a person or an agent reading it, as the MCP tool
+          // get_details answers; --json: as stored
           print(d, () => detailsText(wanted, d, id));
         },
       ),

@@ -57,6 +57,19 @@ export const DetailCategoryParam = z
   .enum(detailCategories)
   .openapi({ param: { name: 'category', in: 'path' } });
 
+/**
+ * A page of a category's records (`DetailsPaging`): the newest `limit` before position `before` (1 is the oldest);
+ * without `limit`, every record (and `before` alone is refused).
+ */
+export const DetailsQuery = z
+  .strictObject({
+    limit: z.coerce.number().int().min(1).optional(),
+    before: z.coerce.number().int().min(1).optional(),
+  })
+  .refine((q) => q.before === undefined || q.limit !== undefined, {
+    message: 'before needs a limit: the newest limit records before that position',
+  });
+
 /** Read (and checked: absolute, no `..`, a directory of the server) only where it is used: see api/define.ts. */
 export const CwdHeaders = z.object({
   'x-baton-cwd': z

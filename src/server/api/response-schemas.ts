@@ -690,6 +690,21 @@ export const GitChanges = z
   .object({ git_state: GitState.nullable(), note: z.string().nullable() })
   .openapi('GitChanges');
 
+/** A page of a category's records (`?limit=`, `&before=`), oldest first: positions `from` to `to` of `total`. */
+export const DetailsPage = z
+  .object({
+    records: z.array(z.unknown()),
+    total: z.number().int(),
+    from: z.number().int(),
+    to: z.number().int(),
+    next_before: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: 'pass as `before` for the older records; null: none are older' }),
+  })
+  .openapi('DetailsPage');
+
 export const Details = z
   .union([
     z.array(Decision),
@@ -699,6 +714,7 @@ export const Details = z
     z.array(z.unknown()),
     GitChanges,
     z.object({ test_state: TestState.nullable(), runs: z.array(z.unknown()) }),
+    DetailsPage,
   ])
   .openapi('SnapshotDetails');
 

@@ -1,8 +1,10 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import type { DetailsPaging } from '../../service/index.js';
 import { cwdHeaders, jsonBody, refOf, responses, type RouteDeps } from './define.js';
 import {
   CheckpointBody,
   DetailCategoryParam,
+  DetailsQuery,
   SnapshotOnlyParams,
   SnapshotParams,
   WorkflowParams,
@@ -17,6 +19,12 @@ import {
 } from './response-schemas.js';
 
 const tags = ['snapshots'];
+
+/** The page a details query asks for; none without a limit (every record). */
+const pagingOf = (q: {
+  limit?: number | undefined;
+  before?: number | undefined;
+}): DetailsPaging | undefined => (q.limit === undefined ? undefined : { limit: q.limit, before: q.before });
 
 /** Snapshots, their retrieval categories (decisions, errors, git-changes...), and checkpoints. */
 export function registerSnapshotRoutes({ app, client }: RouteDeps) {
@@ -55,14 +63,21 @@ export function registerSnapshotRoutes({ app, client }: RouteDeps) {
       path: '/api/workflows/{id}/snapshots/{sid}/{category}',
       tags,
       summary: 'everything of one category as of the snapshot (decisions, errors, git-changes, ...)',
-      request: { params: SnapshotParams.extend({ category: DetailCategoryParam }), ...cwdHeaders },
+      request: {
+        params: SnapshotParams.extend({ category: DetailCategoryParam }),
+        query: DetailsQuery,
+        ...cwdHeaders,
+      },
       responses: responses(Details, 'the full list behind the snapshot'),
     }),
     async (c) => {
       const p = c.req.valid('param');
       const ref = refOf(c, p.id);
       const workflowId = ref.workflowId ?? (await client.get(ref)).id;
-      return c.json(await client.details({ workflowId }, p.sid, p.category), 200);
+      return c.json(
+        await client.details({ workflowId }, p.sid, p.category, pagingOf(c.req.valid('query'))),
+        200,
+      );
     },
   );
 
@@ -84,12 +99,12 @@ export function registerSnapshotRoutes({ app, client }: RouteDeps) {
       path: '/api/snapshots/{sid}/{category}',
       tags,
       summary: 'details of a snapshot by id alone',
-      request: { params: SnapshotOnlyParams.extend({ category: DetailCategoryParam }) },
+      request: { params: SnapshotOnlyParams.extend({ category: DetailCategoryParam }), query: DetailsQuery },
       responses: responses(Details, 'the full list behind the snapshot'),
     }),
     async (c) => {
       const p = c.req.valid('param');
-      return c.json(await client.details({}, p.sid, p.category), 200);
+      return c.json(await client.details({}, p.sid, p.category, pagingOf(c.req.valid('query'))), 200);
     },
   );
 

@@ -14,13 +14,11 @@ import {
   type Task,
   type TestState,
   type UserRequest,
+  type Surface,
 } from '../core/index.js';
-import {
-  emptyDetailsWords,
-  isLiveSnapshotId,
-  type DetailCategory,
-  type DetailsResult,
-} from '../service/index.js';
+import { emptyDetailsWords } from './empty-details.js';
+import { isDetailsPage, type DetailsPage } from './details-page.js';
+import { isLiveSnapshotId, type DetailCategory, type DetailsResult } from './queries.js';
 
 /** Text kept whole, each line under a heading indented (a request or a summary runs to many lines). */
 const indented = (text: string, by = '  ') =>
@@ -224,11 +222,31 @@ function testText(t: TestState | null, runs: TestState[]): string[] {
 }
 
 /**
- * `baton details` for a person (and an agent reading text): every record of the category, each whole, oldest first,
- * or the git changes or the test state; `--json` prints the same as it is stored, as the MCP tool `get_details` does.
- * `snapshotId` is the snapshot read (null: the workflow as it stands).
+ * How to read the records older than a page, in the words of the surface it is shown on: the same category (and
+ * snapshot) with `before`.
  */
-export function detailsText(category: DetailCategory, d: DetailsResult, snapshotId: string | null): string {
+function olderWords(category: DetailCategory, p: DetailsPage, snapshotId: string | null, surface: Surface) {
+  const older = p.from - 1;
+  const limit = p.to - p.from + 1;
+  const how =
+    surface === 'mcp'
+      ? `call get_details again with before: ${p.from} (and limit, up to ${older})`
+      : `\`baton details ${snapshotId ? `${snapshotId} ` : ''}${category} --limit ${limit} --before ${p.from}\``;
+  return `${older} older not shown: ${how}`;
+}
+
+/**
+ * `baton details` for a person, and the MCP tool get_details for an agent: every record of the category (or the page
+ * of them asked for), each whole, oldest first, or the git changes or the test state; `--json` prints the same as it
+ * is stored. `snapshotId` is the snapshot read (null: the workflow as it stands); `surface` words the way to the
+ * older records of a page.
+ */
+export function detailsText(
+  category: DetailCategory,
+  d: DetailsResult,
+  snapshotId: string | null,
+  surface: Surface = 'cli',
+): string {
   // a live id names no stored snapshot: what it reads is the workflow now, newer records included
   const of = !snapshotId
     ? 'the workflow as it stands'
@@ -236,15 +254,22 @@ export function detailsText(category: DetailCategory, d: DetailsResult, snapshot
       ? `the workflow as it stands now; ${snapshotId} names it live, so records since are included`
       : `as of snapshot ${snapshotId}`;
   const kind = records[category];
-  if (kind && Array.isArray(d)) {
-    const title = counted(d.length, kind.one, kind.many);
-    if (!d.length) {
+  const page = isDetailsPage(d) ? d : null;
+  const shown = page ? page.records : d;
+  if (kind && Array.isArray(shown)) {
+    const total = page ? page.total : shown.length;
+    const title = counted(total, kind.one, kind.many);
+    if (!total) {
       const why = emptyDetailsWords(category);
       return `${title.replace(/^0 /, 'no ')} (${of})${why ? `: ${why}` : ''}`;
     }
+    // a page of them: which, and how to read the older ones
+    const part = page && shown.length < total ? `${page.from}-${page.to} of ` : '';
+    const older = page?.next_before ? [`\n${olderWords(category, page, snapshotId, surface)}`] : [];
     return [
-      `${title} (${of}), ${kind.order ?? 'oldest first'}:`,
-      ...d.map((r) => `\n${kind.text(r as never)}`),
+      `${part}${title} (${of}), ${kind.order ?? 'oldest first'}:`,
+      ...shown.map((r) => `\n${kind.text(r as never)}`),
+      ...older,
     ].join('\n');
   }
   if (category === 'git-changes' && !Array.isArray(d) && 'git_state' in d)

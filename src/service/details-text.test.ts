@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GitState, Summary, TestState } from '../core/index.js';
 import { detailsText } from './details-text.js';
-import { emptyDetailsWords } from '../service/index.js';
+import { emptyDetailsWords } from './empty-details.js';
 
 const at = '2026-05-11T10:00:00.000Z';
 
