@@ -234,16 +234,19 @@ export interface BatonClient {
   context(ref: Ref, budget?: number): Promise<CompiledContext>;
   /** Hands the current context to the running session and records the delivery (for the verified handoff). */
   deliverContext(ref: Ref, via: Channel, budget?: number): Promise<CompiledContext>;
+  /** The hash a session loaded; `next`, when it is not the latest: what to do (read it, acknowledge it), CLI words. */
   acknowledge(
     ref: Ref,
     hash: string,
     via?: Channel,
-  ): Promise<{ acknowledged: string; latest: string | null; matches: boolean }>;
+  ): Promise<{ acknowledged: string; latest: string | null; matches: boolean; next?: string }>;
   snapshots(ref: Ref): Promise<{ workflow_id: string; snapshots: SnapshotSummary[] }>;
   /** One snapshot whole, its errors shown as of it (each API failure's `api_failure`, as `details` gives them). */
   snapshot(ref: Ref, snapshotId: string): Promise<SnapshotShown>;
-  /** Everything of one category as of a snapshot; with `null`, as the workflow stands now (its live snapshot). */
-  /** With `paging`, the page of the category's records it asks for (`DetailsPage`). */
+  /**
+   * Everything of one category as of a snapshot; with `null`, as the workflow stands now (its live snapshot). With
+   * `paging`, the page of the category's records it asks for (`DetailsPage`).
+   */
   details(
     ref: Ref,
     snapshotId: string | null,

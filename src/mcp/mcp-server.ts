@@ -226,7 +226,12 @@ export function createMcpServer(
         hash: z.string().describe('the hash get_resume_context gave'),
       }),
     },
-    (a) => tool(() => client.acknowledge(ref(a), a.hash, 'mcp')),
+    (a) =>
+      tool(async () => {
+        const r = await client.acknowledge(ref(a), a.hash, 'mcp');
+        // a stale hash: what to do, in this server's words (get_resume_context, not `baton context`)
+        return r.next ? { ...r, next: inWordsOf('mcp', r.next) } : r;
+      }),
   );
   server.registerTool(
     'get_details',

@@ -371,6 +371,28 @@ describe('baton mcp: an agent without a terminal', () => {
     expect(session.exec(resumed.context as string)?.[1]).toBe('2');
   });
 
+  it('a hash that is not the latest context: the answer says to call get_resume_context again; the CLI, baton context', async () => {
+    const { repo, call } = await workflow('Stale', 'A:One');
+    const none = json(await call('ack_context', { hash: 'deadbeefdeadbeef' }));
+    expect(none).toMatchObject({ matches: false, latest: null });
+    expect(none.next).toBe(
+      'no context was handed over yet: the MCP tool `get_resume_context` returns it; read it, then acknowledge its hash',
+    );
+    const hash = /hash ([0-9a-f]{16})/.exec(text(await call('get_resume_context')))![1]!;
+    const stale = json(await call('ack_context', { hash: 'deadbeefdeadbeef' }));
+    expect(stale).toMatchObject({ matches: false, latest: hash });
+    expect(stale.next).toBe(
+      `the context changed since it was read (the latest is ${hash}): the MCP tool \`get_resume_context\` returns it; read it, then acknowledge its hash`,
+    );
+    // a match needs no word on what to do
+    expect(json(await call('ack_context', { hash }))).not.toHaveProperty('next');
+    const cli = await runCli(['ack', 'deadbeefdeadbeef'], { cwd: repo, env });
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(cli.stdout.trim()).toBe(
+      `acknowledged deadbeefdeadbeef, a stale one: the context changed since it was read (the latest is ${hash}): \`baton context\` prints it; read it, then acknowledge its hash`,
+    );
+  });
+
   it('names its own arguments in errors, never the CLI flag -w', async () => {
     const { id, call } = await workflow('Named', 'A:One');
     const stale = await call('get_details', { category: 'decisions', snapshot_id: 'live-999' });

@@ -555,11 +555,13 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
         const r = (await client.acknowledge(await takenRef(rt, client, o.workflow), hash)) as {
           matches: boolean;
           latest: string | null;
+          next?: string;
         };
         print(r, () =>
           r.matches
             ? `acknowledged context ${hash}`
-            : `acknowledged ${hash}, but the latest delivered context is ${r.latest ?? 'none'} (stale)`,
+            : // a server older than `next` says no more than which is the latest
+              `acknowledged ${hash}, a stale one: ${r.next ?? `the latest delivered context is ${r.latest ?? 'none'}`}`,
         );
       }),
     );

@@ -133,7 +133,14 @@ export function registerContextRoutes({ app, client, readFirst }: RouteDeps) {
         ),
       },
       responses: responses(
-        z.object({ acknowledged: z.string(), latest: z.string().nullable(), matches: z.boolean() }),
+        z.object({
+          acknowledged: z.string(),
+          latest: z.string().nullable(),
+          matches: z.boolean(),
+          next: z.string().optional().openapi({
+            description: 'when it does not match: what to do (read the latest context, acknowledge it)',
+          }),
+        }),
         'acknowledged',
       ),
     }),
