@@ -4,25 +4,29 @@ import type { WorkflowStatus } from '../core/schemas/workflow.js';
 /**
  * Whether a workflow can be resumed, in words, as `baton sessions` and `baton session-status` say it: "no" only for
  * one that is over; one in progress or not started has nothing to resume (a "no" there reads as "stuck"); one in
- * progress that Baton's driver runs and nothing runs now says what goes on with it (`next_step`).
+ * progress that Baton's driver runs and nothing runs now says what goes on with it (`next_step`); one whose work is over
+ * (`completes_at_next_start`, as `baton status` says it) says the next conversation completes it.
  */
 export const resumableWords = (r: {
   resumable: boolean;
   continued_by: string | null;
   status: WorkflowStatus;
   next_step?: NextStep | null;
+  completes_at_next_start?: string | null;
 }) =>
-  r.continued_by
-    ? `yes: ${r.continued_by}`
-    : r.resumable
-      ? 'yes'
-      : isTerminal(r.status)
-        ? 'no'
-        : r.status === 'pending'
-          ? 'not started'
-          : r.next_step
-            ? `no resume needed; nothing runs it: ${r.next_step.command ? `\`${r.next_step.command}\`` : 'queued for the workers'}`
-            : 'not stopped';
+  r.completes_at_next_start && !isTerminal(r.status)
+    ? 'no: its work is over; the next agent conversation in its worktree completes it'
+    : r.continued_by
+      ? `yes: ${r.continued_by}`
+      : r.resumable
+        ? 'yes'
+        : isTerminal(r.status)
+          ? 'no'
+          : r.status === 'pending'
+            ? 'not started'
+            : r.next_step
+              ? `no resume needed; nothing runs it: ${r.next_step.command ? `\`${r.next_step.command}\`` : 'queued for the workers'}`
+              : 'not stopped';
 
 /** Why a session needs no resume or cannot have one, in words (`resume_reason`). */
 export const resumeReasonWords = {

@@ -1,4 +1,5 @@
 import {
+  finishedWork,
   isEmptyWorkflow,
   nextTaskOf,
   resumableBy,
@@ -34,6 +35,8 @@ export function workflowView(s: WorkflowState) {
      * interrupted), `next_session` (at rest: the agent's next session in its worktree continues it), null otherwise.
      */
     resume_by: resumableBy(s, new Date().toISOString()),
+    /** Why the next new agent conversation in its worktree completes it (`finishedWork`, as `baton status` says). */
+    completes_at_next_start: finishedWork(s, new Date().toISOString()),
     version: s.version,
     created_at: s.created_at,
     updated_at: s.updated_at,

@@ -597,6 +597,8 @@ export class Queries {
         ...resumability(s, now, gone),
         /** What goes on with one Baton's driver runs while nothing runs it (`baton run -w <id>`, a worker's queue). */
         next_step: steps[i] ?? null,
+        /** Why the next new agent conversation in its worktree completes it (`finishedWork`, as `status` says); null: not. */
+        completes_at_next_start: finishedWork(s, now),
         worktree: s.worktree,
         /** Whose it is on a database a team shares (the git identity it was made under); null: anyone's. */
         owner: s.owner ?? null,

@@ -1077,6 +1077,12 @@ describe('continuity by default: a new conversation after finished work', () => 
     expect(said.stdout).toMatch(
       /^work over: all 5 of its tasks are done and .+, so the next new agent conversation here completes this workflow and starts a new one \(`baton complete` completes it now\)$/m,
     );
+    // `baton sessions` and `baton list` say the same of it, not "in_progress, not stopped"
+    const row = (out: string) => out.split('\n').find((l) => l.includes(first)) ?? '';
+    expect(row((await baton(['sessions'])).stdout)).toContain(
+      'no: its work is over; the next agent conversation in its worktree completes it',
+    );
+    expect(row((await baton(['list'])).stdout)).toMatch(new RegExp(`^${first}\\s+work over\\s`));
     const fresh = await hook('SessionStart', { session_id: id(3), source: 'clear' });
     expect(fresh.code).toBe(0);
     const out = JSON.parse(fresh.stdout) as { systemMessage: string; hookSpecificOutput: Json };

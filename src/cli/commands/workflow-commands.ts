@@ -424,8 +424,17 @@ async function notFollowedHere(
 }
 
 /**
- * `baton list`'s STATUS: the status, but `at rest` for one in progress that nothing works on now and the agent's next
- * session in its worktree continues (`resume_by` `next_session`, judged as `baton sessions` does): not at work.
+ * `baton list`'s STATUS: the status, but `work over` for one whose next agent conversation in its worktree completes it
+ * (`completes_at_next_start`, as `baton status` says), and `at rest` for one in progress that nothing works on now and
+ * the agent's next session there continues (`resume_by` `next_session`, judged as `baton sessions` does).
  */
-const listStatus = (w: { status: string; resume_by: 'resume' | 'next_session' | null }) =>
-  w.resume_by === 'next_session' ? 'at rest' : w.status;
+const listStatus = (w: {
+  status: string;
+  resume_by: 'resume' | 'next_session' | null;
+  completes_at_next_start: string | null;
+}) =>
+  w.completes_at_next_start && w.status === 'in_progress'
+    ? 'work over'
+    : w.resume_by === 'next_session'
+      ? 'at rest'
+      : w.status;

@@ -69,6 +69,8 @@ export const WorkflowView = z
     session_count: z.number().int(),
     /** How it goes on: `resume` (paused or interrupted), `next_session` (at rest: the agent's next session goes on). */
     resume_by: z.enum(['resume', 'next_session']).nullable(),
+    /** Why the next new agent conversation in its worktree completes it (its work is over); null: not. */
+    completes_at_next_start: z.string().nullable(),
     version: z.number().int(),
     created_at: z.string(),
     updated_at: z.string(),
@@ -448,6 +450,8 @@ export const SessionsTable = z
         continued_by: z.string().nullable(),
         /** What goes on with one Baton's driver runs while nothing runs it; absent from an older server. */
         next_step: NextStepSchema.nullable().optional(),
+        /** Why the next new agent conversation in its worktree completes it; null: not; absent from an older server. */
+        completes_at_next_start: z.string().nullable().optional(),
         worktree: z.string(),
         /** The git identity it was made under (whose it is on a shared database); null: anyone's. */
         owner: z.string().nullable(),
