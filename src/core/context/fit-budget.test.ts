@@ -1252,8 +1252,36 @@ describe('what to do next', () => {
       },
     };
     const md = fitResumeContext(stopped, 4, [], 100_000, countTokens).markdown;
+    // the task goes on from where the cut-off turn got to, what of it ran checked first
     expect(next(stopped)).toBe(
-      'Continue from task "T41: task number 41 with a reasonably descriptive title". The previous session ended because: stopped by a usage limit of Claude Code, session 1, resets at 3:40pm (Europe/Paris), which is 2026-05-01 13:40 UTC.',
+      'Continue from task "T41: task number 41 with a reasonably descriptive title": the agent\'s turn on the user\'s latest request (Goal) was cut off; first check what of that turn already ran. The previous session ended because: stopped by a usage limit of Claude Code, session 1, resets at 3:40pm (Europe/Paris), which is 2026-05-01 13:40 UTC.',
+    );
+    // the user said go on since the reset, the agent silent since their request: the task goes on, the limit named
+    const resumed = {
+      ...stopped,
+      summaries: { ...stopped.summaries, last_message: null },
+      requests: [
+        ...stopped.requests,
+        {
+          id: 'req-ask',
+          text: 'write the parser',
+          timestamp: '2026-05-01T09:59:00.000Z',
+          at: null,
+          session_number: 1,
+          source: 'claude-code',
+        },
+        {
+          id: 'req-go',
+          text: 'continue',
+          timestamp: '2026-05-01T14:00:00.000Z',
+          at: null,
+          session_number: 1,
+          source: 'claude-code',
+        },
+      ],
+    };
+    expect(next(resumed)).toMatch(
+      /^Continue from task "T41: [^"]+": the agent's turn on the user's latest request \([^)]*\) was cut off by a usage limit before it said anything, and the user said "continue" since; first check what of that turn already ran\./,
     );
     expect(md.match(/usage limit/g)).toHaveLength(1);
     // a briefing made after the reset from the snapshot taken before it (the next morning's session start) says so

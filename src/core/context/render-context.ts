@@ -514,6 +514,11 @@ function nextWork(c: ResumeContext): string {
     return `Task "${c.next.task_id}: ${c.next.title}" was cut off: its agent was killed (by ${killed[1]}) before it finished. Check what it left (\`git status\`, \`git log\`), then go on with it.`;
   if (task && failed)
     return `Task "${c.next.task_id}: ${c.next.title}" failed${failed.reason ? ` (${clip(quote(failed.reason), 160)})` : ''}: find out why and fix it before running it again.`;
+  // a usage limit, an API error or a full context cut the agent's turn off: the task goes on from where it got to,
+  // what of the turn ran checked first (what cut it off: why the previous session ended, said next)
+  const cutOff = c.next.cut_off;
+  if (task && cutOff)
+    return `Continue from ${task}: the agent's turn on the user's latest request (${where}) was cut off${cutOff.resumed ? ` by ${stopperWords[cutOff.by]}` : ''}${cutOff.said ? '' : ' before it said anything'}${cutOff.resumed ? `, and the user said "${clip(cutOff.resumed, 80)}" since` : ''}; first check what of that turn already ran.`;
   if (task) return `Continue from ${task}.`;
   if (p.total === 0) {
     // an API error or a usage limit cut the turn off: its last message was said on the way, no reply; the request
