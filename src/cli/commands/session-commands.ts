@@ -46,7 +46,6 @@ import type { Runtime } from '../runtime.js';
 import { recoverCheckpointCommand, type RestoreFlags } from './restore-command.js';
 import { table } from '../output.js';
 import { snapshotsTable, snapshotText } from '../snapshot-table.js';
-
 import { usageLine } from '../usage-line.js';
 import { goOnLine, pauseText, pauseWithdrawnText, resumedGoOnLine, whoseWords } from '../pause-text.js';
 import { askerAt, elsewhereOf, ownerFields, resumeRefusedTheirs, type Elsewhere } from '../whose-workflow.js';
