@@ -6,16 +6,21 @@
  * in the error's resolution notes, which the extraction writes and the briefing reads, in these words alone.
  */
 const SAID = 'the same call succeeded right after it';
+const LOOKED = 'the same call succeeded once the agent had read the file';
 const CORRECTED = 'a corrected call succeeded right after it';
-/** The note of a slip fixed at once: the same call, or (`corrected`) the call that corrected it. */
-export const fixedAtOnceNote = (line: number, corrected?: string): string =>
-  corrected === undefined
-    ? `${SAID} (transcript line ${line})`
-    : `${CORRECTED} (transcript line ${line}): \`${corrected}\``;
+/**
+ * The note of a slip fixed at once: the same call, the same call after only reading its file (`looked`: an edit
+ * refused until the file is read, or made on text the file no longer has), or (`corrected`) the call that corrected
+ * it.
+ */
+export const fixedAtOnceNote = (line: number, corrected?: string, looked = false): string =>
+  corrected !== undefined
+    ? `${CORRECTED} (transcript line ${line}): \`${corrected}\``
+    : `${looked ? LOOKED : SAID} (transcript line ${line})`;
 
 /** Whether a resolved error was such a slip (fixedAtOnceNote: read with the words it is written in). */
 const said = new RegExp(
-  `^(?:${SAID} \\(transcript line \\d+\\)|${CORRECTED} \\(transcript line \\d+\\): \`[^]+\`)$`,
+  `^(?:(?:${SAID}|${LOOKED}) \\(transcript line \\d+\\)|${CORRECTED} \\(transcript line \\d+\\): \`[^]+\`)$`,
 );
 export const fixedAtOnce = (e: { resolution: string; resolution_notes: string | null }): boolean =>
   (e.resolution === 'fixed' || e.resolution === 'workaround') && said.test(e.resolution_notes ?? '');

@@ -100,6 +100,40 @@ describe('a slip corrected at once (a failing call, then the failed one correcte
   });
 });
 
+describe('an edit refused until its file is read, made again once the agent had read it', () => {
+  it('is left out of the briefing at every budget, and kept in the store with what fixed it', async () => {
+    // a real Claude Code session (of the tuning split): Edit refused ("File has not been read yet"), a Read of the
+    // file, the same Edit succeeding
+    const aidev =
+      'claude-code/tomochang-aidev/.entire/metadata/c5f4a9cc-124d-4ca2-a57a-a111f631f14c/full.jsonl';
+    const service = makeService();
+    const client = new LocalClient(service);
+    const repo = makeRepo();
+    const ref = { cwd: repo };
+    await client.create({ title: 'imported', tasks: [], cwd: repo });
+    await importTranscriptFile(client, ref, corpusPath(aidev), 'claude-code');
+    for (const budget of [400, 800, 1500, 4000, 100_000])
+      expect((await client.context(ref, budget)).markdown, `at ${budget}`).not.toContain(
+        'File has not been read yet',
+      );
+    const errors = (await client.details(ref, null, 'errors')) as {
+      error_message: string;
+      resolution: string;
+      resolution_notes: string;
+    }[];
+    expect(errors.map((e) => [e.error_message, e.resolution, e.resolution_notes])).toEqual([
+      [
+        expect.stringContaining('File has not been read yet'),
+        'fixed',
+        expect.stringMatching(
+          /^the same call succeeded once the agent had read the file \(transcript line \d+\)$/,
+        ),
+      ],
+    ]);
+    await service.store.close();
+  });
+});
+
 describe('a slip fixed at once, read turn by turn by the hooks', () => {
   it('is judged as one import of the whole transcript judges it when the failure and its fix land in different reads', async () => {
     const { repo, baton } = hookWorkspace();

@@ -19,7 +19,7 @@ import {
   stoppedShort,
   succeeded,
 } from './failure.js';
-import { looksOnly } from '../looks.js';
+import { looksOnly, readTools } from '../looks.js';
 import { deferralSaid } from './deferrals.js';
 import { meantToFail } from './meant-to-fail.js';
 import { readTestOutput } from '../../session/test-output.js';
@@ -122,6 +122,23 @@ function targetOf(entry: TranscriptEntry): string | null {
   return typeof target === 'string' ? target : null;
 }
 
+/**
+ * A file tool's call made again once the agent had read that file: an edit refused until its file is read, or made on
+ * text the file no longer has. `between`: the calls from the failure to the one that succeeded, each a look (a read,
+ * a listing) or a call of the same tool (edits made, refused and made again together), one of them reading the file.
+ */
+function readFirst(failure: TranscriptEntry, between: readonly TranscriptEntry[]): boolean {
+  const file = toolFamily(failure) === 'shell' ? null : targetOf(failure);
+  if (!file) return false;
+  const name = file.split(/[\\/]/).pop() ?? file;
+  const reads = (e: TranscriptEntry) =>
+    readTools.has(e.tool?.name ?? '')
+      ? targetOf(e) === file
+      : looksOnly(e) && (shellCommand(e) ?? '').includes(name);
+  const looks = (e: TranscriptEntry) => readTools.has(e.tool?.name ?? '') || looksOnly(e);
+  return between.some(reads) && between.every((e) => looks(e) || e.tool?.name === failure.tool?.name);
+}
+
 interface Resolution {
   resolution: ErrorDraft['resolution'];
   notes: string | null;
@@ -212,11 +229,10 @@ function resolve(
   // fixed at once (a test run passing so is a flaky test, worth telling)
   const atOnce = (e: TranscriptEntry) =>
     slips && e === later[0] && results.includes(e) && type !== 'test_failure';
-  if (fix)
-    return {
-      resolution: 'fixed',
-      notes: atOnce(fix) ? fixedAtOnceNote(fix.line) : `succeeded later (transcript line ${fix.line})`,
-    };
+  if (fix && atOnce(fix)) return { resolution: 'fixed', notes: fixedAtOnceNote(fix.line) };
+  if (fix && slips && results.includes(fix) && readFirst(failure, later.slice(0, later.indexOf(fix))))
+    return { resolution: 'fixed', notes: fixedAtOnceNote(fix.line, undefined, true) };
+  if (fix) return { resolution: 'fixed', notes: `succeeded later (transcript line ${fix.line})` };
   // how the failed command line ended: a cell's several commands have no one exit status
   const code = failure.tool?.exit_code ?? null;
   const how = {
