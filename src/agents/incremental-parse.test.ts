@@ -50,6 +50,11 @@ function inTwo(parse: Parse, text: string, cut: number) {
 
 const cases: [string, Parse, string][] = [
   ['claude-code', parseClaudeTranscript, 'claude-code/spotter/258c7280-ae70-4798-800f-63464d01a85d.jsonl'],
+  [
+    'claude-code (output counts estimated)',
+    parseClaudeTranscript,
+    'claude-code/tomochang-aidev/.entire/metadata/c5f4a9cc-124d-4ca2-a57a-a111f631f14c/full.jsonl',
+  ],
   ['codex (code mode)', parseCodexRollout, 'codex/hk/e5/cb0813e003/0/full.jsonl'],
   [
     'codex',

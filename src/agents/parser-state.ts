@@ -28,7 +28,15 @@ export const BuilderState = z.object({
   closed_sums: CallUsage,
   closed_calls: count,
   /** `copied`: a copy of a call another transcript counted (a fork's first lines), not counted here. */
-  open_call: z.object({ id: z.string(), usage: CallUsage, copied: z.boolean().optional() }).nullable(),
+  open_call: z
+    .object({
+      id: z.string(),
+      usage: CallUsage,
+      copied: z.boolean().optional(),
+      /** What its lines so far recorded and wrote (`TranscriptBuilder.outputCount`), when they said. */
+      written: z.object({ recorded: count, written: count }).optional(),
+    })
+    .nullable(),
   /** The latest main-chain calls (`callKey`), for another transcript of the workflow to know its copies by. */
   recent_calls: z.array(z.string()).default([]),
   context_tokens: z.number().nullable(),
@@ -44,6 +52,8 @@ export const BuilderState = z.object({
     .optional(),
   anonymous_calls: count,
   compactions: count,
+  /** A call's output count was estimated from what it wrote (`TranscriptBuilder.outputCount`). */
+  output_estimated: z.boolean().optional(),
   /**
    * The tool calls a later line may refer to (`TranscriptBuilder.carriedCalls`), inputs slimmed. A state kept before
    * `open_calls` was carried the latest 200 calls, every one: they are read, and count as answered (an import reads

@@ -35,6 +35,10 @@ export interface EntryInput {
   commentary?: boolean;
 }
 
+/** A call's recorded output count under a quarter of the rough tokens its lines show it wrote (at least 50). */
+const provisional = (c: { recorded: number; written: number }) =>
+  c.written >= 50 && c.recorded * 4 < c.written;
+
 const contextOf = (u: CallUsage) =>
   u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens;
 
@@ -158,6 +162,13 @@ export class TranscriptBuilder {
   private readonly skipped: SkippedLine[] = [];
   private readonly compactions: Compaction[] = [];
   private readonly calls = new Map<string, CallUsage>();
+  /**
+   * Of calls whose lines say what the model wrote (`usage`'s `written`): the largest output count recorded and the
+   * rough tokens of what was written, to tell a count recorded as the message started from the final one.
+   */
+  private readonly written = new Map<string, { recorded: number; written: number }>();
+  /** An earlier piece's call had its output count estimated (see `outputCount`). */
+  private outputEstimatedBefore = false;
   /** The calls first seen in this piece (not the open call carried over), with where they were made. */
   private readonly pieceCalls = new Map<string, { sidechain: boolean; copyable: boolean }>();
   /** Calls read that another transcript of the workflow counted, before this piece or in it (never counted here). */
@@ -304,12 +315,14 @@ export class TranscriptBuilder {
   /**
    * Record the usage of one model call. `id` identifies the call (message id / request id); repeated ids keep the
    * maximum of each count. Main-chain calls update the current context size. `copyable`: the id is the model
-   * API's own (Claude Code's message id), which a copy of the line in another file keeps.
+   * API's own (Claude Code's message id), which a copy of the line in another file keeps. `written`: the rough
+   * tokens of what the line shows the model wrote (its text, thinking and tool inputs), summed over the call's lines:
+   * an output count far below it was recorded as the message started, and the call counts what it wrote instead.
    */
   usage(
     id: string | null,
     usage: CallUsage,
-    options: { sidechain?: boolean; copyable?: boolean } = {},
+    options: { sidechain?: boolean; copyable?: boolean; written?: number } = {},
   ): void {
     const key = id ?? `anonymous-${(this.anonymousCalls += 1)}`;
     const prev = this.calls.get(key);
@@ -333,6 +346,7 @@ export class TranscriptBuilder {
           cache_read_input_tokens: Math.max(prev.cache_read_input_tokens, usage.cache_read_input_tokens),
         }
       : usage;
+    if (options.written !== undefined) merged.output_tokens = this.outputCount(key, usage, options.written);
     this.calls.set(key, merged);
     // a call that reports no input at all (a stream's placeholder usage `{input_tokens: 0, output_tokens: 0}`) does
     // not say how full the context is: it was not emptied
@@ -347,6 +361,30 @@ export class TranscriptBuilder {
       const open = this.compactions.at(-1);
       if (open && open.post_tokens === null) open.post_tokens = this.contextTokens;
     }
+  }
+
+  /**
+   * A call's output tokens: the count its lines recorded, unless that is under a quarter of what they show the model
+   * wrote (some Claude Code versions write each line of a message with the count it had when the message started,
+   * 1 to 10 tokens, and never the final one): then the rough tokens of what it wrote, an estimate said so.
+   */
+  private outputCount(key: string, usage: CallUsage, written: number): number {
+    const was = this.written.get(key) ?? { recorded: 0, written: 0 };
+    const now = { recorded: Math.max(was.recorded, usage.output_tokens), written: was.written + written };
+    this.written.set(key, now);
+    return provisional(now) ? now.written : now.recorded;
+  }
+
+  /**
+   * Whether a call's output count is an estimate: one an earlier piece summed, or one this piece counts (`open`
+   * false: but the call still open, which the next piece may read the final count of).
+   */
+  private outputEstimated(open = true): boolean {
+    const estimated = ([key]: [string, CallUsage]) => {
+      const c = this.written.get(key);
+      return c !== undefined && provisional(c) && (open || key !== this.lastMainCallId);
+    };
+    return this.outputEstimatedBefore || this.own().some(estimated);
   }
 
   /** Set the current context size directly (formats that report it, e.g. Codex last_token_usage). */
@@ -416,6 +454,7 @@ export class TranscriptBuilder {
       llm_calls: summed.count,
       tool_calls: this.ownToolCalls(),
       duration_ms: this.reportedDurationMs ?? this.agentTime.ms(),
+      ...(this.reportedTotals === null && this.outputEstimated() ? { output_estimated: true } : {}),
     };
     return {
       format: this.format,
@@ -472,6 +511,9 @@ export class TranscriptBuilder {
               id: this.lastMainCallId,
               usage: open,
               ...(copies.has(this.lastMainCallId) ? { copied: true } : {}),
+              ...(this.written.has(this.lastMainCallId)
+                ? { written: this.written.get(this.lastMainCallId) }
+                : {}),
             }
           : null,
       recent_calls: this.recentCalls,
@@ -485,6 +527,7 @@ export class TranscriptBuilder {
       agent_time: this.agentTime.state(),
       anonymous_calls: this.anonymousCalls,
       compactions: this.compactionCount,
+      ...(this.outputEstimated(false) ? { output_estimated: true } : {}),
       ...this.carriedCalls(background),
       background,
     };
@@ -521,11 +564,13 @@ export class TranscriptBuilder {
     this.reportedDurationMs = s.reported_duration_ms;
     this.reportedTotals = s.reported_totals;
     this.closedSums = s.closed_sums;
+    this.outputEstimatedBefore = s.output_estimated ?? false;
     this.closedCalls = s.closed_calls;
     if (s.open_call) {
       this.calls.set(s.open_call.id, s.open_call.usage);
       this.lastMainCallId = s.open_call.id;
       if (s.open_call.copied) this.copied.add(s.open_call.id);
+      if (s.open_call.written) this.written.set(s.open_call.id, s.open_call.written);
     }
     this.recentCalls = s.recent_calls;
     this.contextTokens = s.context_tokens;

@@ -106,6 +106,11 @@ export const TranscriptUsage = z.object({
   tool_calls: z.number().int().nonnegative(),
   /** Reported run duration, else the span between the first and last timestamps; null when there are none. */
   duration_ms: z.number().int().nonnegative().nullable(),
+  /**
+   * `output_tokens` is in part estimated from what the model wrote: the transcript recorded some messages' counts as
+   * they started (Claude Code 2.1.5x writes 1 to 10 tokens on every line of a message).
+   */
+  output_estimated: z.boolean().optional(),
 });
 export type TranscriptUsage = z.infer<typeof TranscriptUsage>;
 

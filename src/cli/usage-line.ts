@@ -4,6 +4,16 @@ import { thousands } from './output.js';
 /** "1 call", "12,400 calls": a count with its thousands marked. */
 const many = (n: number, one: string) => counted(n, one).replace(String(n), thousands(n));
 
+/**
+ * The output tokens as said: "output 18,307", or "output ~45,972, estimated where the transcript undercounts" when
+ * the transcript recorded some messages' counts as they started (too few: the rough tokens of what they wrote stand
+ * in for those).
+ */
+export const outputSaid = (tokens: number, estimated = false): string =>
+  estimated
+    ? `output ~${thousands(tokens)}, estimated where the transcript undercounts`
+    : `output ${thousands(tokens)}`;
+
 /** A time of today as the user's clock says it ("14:05"), with the day when it is not today ("2026-11-30 14:05"). */
 function clock(iso: string, now = new Date()): string {
   const zone = machineZone();
@@ -22,7 +32,7 @@ export function usageLine(u: UsageMetrics, compactedAt: string | null = null): s
   const parts = [
     // a context read while the agent worked, before any totals came (its run was cut off): not "0 tokens"
     u.tokens_used || u.llm_calls
-      ? `${thousands(u.tokens_used)} tokens${u.output_tokens ? ` (output ${thousands(u.output_tokens)})` : ''}`
+      ? `${thousands(u.tokens_used)} tokens${u.output_tokens ? ` (${outputSaid(u.output_tokens, u.output_tokens_estimated)})` : ''}`
       : 'no token totals reported yet',
     // a figure nobody reported is left out (`codex exec --json` gives a run's token totals, not its model calls)
     ...(u.llm_calls ? [many(u.llm_calls, 'call')] : []),

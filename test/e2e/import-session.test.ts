@@ -261,7 +261,7 @@ describe('a long transcript read whole, in its own time and order', () => {
     expect(imported.usage?.output_tokens).toBeGreaterThan(0);
     expect(imported.usage?.peak_context_tokens).toBeGreaterThan(imported.usage?.context_tokens ?? 0);
     // the utilisation the fold derives from the context size and the window (one place computes it)
-    const u = ((await client.status(ref)) as { usage: Record<string, number | null> }).usage;
+    const u = ((await client.status(ref)) as { usage: { context_utilization: number | null } }).usage;
     expect(u.context_utilization).toBeCloseTo(
       (imported.usage?.context_tokens ?? 0) / (imported.usage?.context_window ?? 1),
       5,
@@ -937,7 +937,11 @@ describe('the import report', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/extracted by rules/);
     expect(r.stdout).toMatch(
-      /usage: [\d,]+ tokens \(output [\d,]+\), context now [\d,]+, peak [\d,]+ of [\d,]+/,
+      /usage: [\d,]+ tokens \(output ~[\d,]+, estimated where the transcript undercounts\), context now [\d,]+, peak [\d,]+ of [\d,]+/,
+    );
+    // the same figure in `baton status`, said the same way
+    expect((await baton('status')).stdout).toMatch(
+      /^usage: [\d,]+ tokens \(output ~[\d,]+, estimated where the transcript undercounts\), 152 calls/m,
     );
     expect(r.stdout).toMatch(/compaction at line 1256 \(2026-/);
   });

@@ -5,6 +5,7 @@ import { optionalTokenCount } from '../token-count.js';
 import type { CallUsage, TranscriptBuilder } from '../transcript-builder.js';
 import type { EntryRole, ToolInfo } from '../transcript-types.js';
 import { describeCall } from '../../core/call-text.js';
+import { CHARS_PER_TOKEN, roughTokens } from '../../core/rough-tokens.js';
 
 /**
  * The Anthropic message object as Claude Code writes it in transcripts and in stream-json. Schemas are loose:
@@ -48,6 +49,20 @@ export function callUsage(usage: z.infer<typeof AnthropicUsage>): CallUsage {
     cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
     cache_read_input_tokens: usage.cache_read_input_tokens ?? 0,
   };
+}
+
+/**
+ * The rough tokens of what a model message shows it wrote: its text, thinking and tool inputs (a thinking block
+ * whose text the transcript left out counts nothing).
+ */
+export function writtenTokens(message: AnthropicMessage): number {
+  if (typeof message.content === 'string') return roughTokens(message.content);
+  let chars = 0;
+  for (const block of message.content) {
+    chars += (block.text?.length ?? 0) + (block.thinking?.length ?? 0);
+    if (block.input !== undefined) chars += JSON.stringify(block.input)?.length ?? 0;
+  }
+  return Math.ceil(chars / CHARS_PER_TOKEN);
 }
 
 /** The text of a tool_result's content: a string, or text blocks (images and others are named, not inlined). */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readCorpus } from '../../../test/helpers/corpus.js';
 import { ParsedTranscript } from '../transcript-types.js';
 import { ClaudeTranscriptParser, parseClaudeTranscript } from './transcript.js';
+import { parseStreamJson } from './stream-json.js';
 
 const spotter = 'claude-code/spotter/258c7280-ae70-4798-800f-63464d01a85d.jsonl';
 
@@ -25,6 +26,26 @@ describe('parseClaudeTranscript on real transcripts', () => {
     expect(codes).toEqual([128, 1, 2, 2, 2]);
     const rejected = t.entries.find((e) => e.line === 494);
     expect(rejected?.tool).toMatchObject({ name: 'TaskOutput', is_error: true });
+  });
+
+  it('counts what a message wrote when its lines recorded only the output count it started with (2.1.58)', () => {
+    // every line of each of the 17 messages records 1 to 55 output tokens, 251 in all, for some 30 KB written
+    const aidev =
+      'claude-code/tomochang-aidev/.entire/metadata/c5f4a9cc-124d-4ca2-a57a-a111f631f14c/full.jsonl';
+    const t = parseClaudeTranscript(readCorpus(aidev));
+    expect(t.usage.output_estimated).toBe(true);
+    expect(t.usage.output_tokens).toBeGreaterThan(4000);
+    expect(t.usage.output_tokens).toBeLessThan(10_000);
+    // 2.1.39 records most messages' final count on their last line (38,899 in all), not all: a message that wrote a
+    // 22 KB tool input records 2; its 13 such messages count what they wrote
+    const whole = parseClaudeTranscript(readCorpus(spotter));
+    expect(whole.usage.output_estimated).toBe(true);
+    expect(whole.usage.output_tokens).toBeGreaterThan(38_899 + 5_500);
+    expect(whole.usage.output_tokens).toBeLessThan(38_899 + 8_000);
+    // a stream's messages carry their final counts: nothing estimated
+    expect(
+      parseStreamJson(readCorpus('stream-json/trackgentic/stream.jsonl')).usage.output_estimated,
+    ).toBeUndefined();
   });
 
   it('reads the last context size before a compaction from the latest main-chain call', () => {

@@ -8,6 +8,7 @@ import {
   addBackgroundFailure,
   addMessageContent,
   callUsage,
+  writtenTokens,
   compactSummary,
   stopHookFeedback,
 } from './anthropic-message.js';
@@ -122,7 +123,11 @@ export class ClaudeTranscriptParser extends JsonlParser {
       else b.model = m.model;
     }
     if (m.usage && m.model !== '<synthetic>')
-      b.usage(m.id ?? l.requestId ?? null, callUsage(m.usage), { sidechain, copyable: true });
+      b.usage(m.id ?? l.requestId ?? null, callUsage(m.usage), {
+        sidechain,
+        copyable: true,
+        written: writtenTokens(m),
+      });
     addMessageContent(b, 'assistant', m, { line, at, sidechain });
   }
 

@@ -8,6 +8,7 @@ import { action, workflowOption } from '../action.js';
 import { settingReader } from '../../config/settings.js';
 import type { Runtime } from '../runtime.js';
 import { thousands } from '../output.js';
+import { outputSaid } from '../usage-line.js';
 import { counted } from '../../core/index.js';
 import { commandWord } from '../command-word.js';
 import { takenRef } from '../taken-workflow.js';
@@ -43,7 +44,7 @@ function importSummary(file: string, r: ImportResult): string {
         `  compaction at line ${x.line}${x.at ? ` (${x.at})` : ''}: ${x.trigger ?? 'auto'}${x.pre_tokens ? `, ${thousands(x.pre_tokens)} tokens before` : ''}`,
     ),
     u
-      ? `  usage: ${thousands(u.tokens_used)} tokens (output ${thousands(u.output_tokens)}), context now ${thousands(u.context_tokens)}, peak ${thousands(u.peak_context_tokens)}${u.context_window ? ` of ${thousands(u.context_window)}` : ''}${u.cost_usd !== null ? `, $${u.cost_usd.toFixed(2)}` : ''}`
+      ? `  usage: ${thousands(u.tokens_used)} tokens (${outputSaid(u.output_tokens ?? 0, u.output_tokens_estimated)}), context now ${thousands(u.context_tokens)}, peak ${thousands(u.peak_context_tokens)}${u.context_window ? ` of ${thousands(u.context_window)}` : ''}${u.cost_usd !== null ? `, $${u.cost_usd.toFixed(2)}` : ''}`
       : '  usage: none reported',
     r.skipped.length ? `  ${counted(r.skipped.length, 'malformed line')} skipped (listed above)` : '',
   ]

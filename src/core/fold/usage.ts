@@ -150,6 +150,8 @@ export function foldUsage(s: WorkflowState, e: EventOf<'usage.recorded'>): Workf
   const usage: UsageMetrics = {
     tokens_used: session.tokens_used,
     output_tokens: session.output_tokens,
+    // once a reading's output count was estimated, the sum holds that estimate
+    ...(r.output_tokens_estimated || cur.output_tokens_estimated ? { output_tokens_estimated: true } : {}),
     llm_calls: session.llm_calls,
     tool_calls: session.tool_calls,
     cost_usd: cur.cost_usd === null && r.cost_usd === null ? null : session.cost_usd,

@@ -122,6 +122,8 @@ export const UsageMetrics = z.object({
   context_window: z.number().int().positive().nullable(),
   /** Output tokens so far (part of `tokens_used`), when the agent reports them. */
   output_tokens: z.number().int().nonnegative().nullable().optional(),
+  /** `output_tokens` is in part estimated from what the model wrote (the transcript recorded too few). */
+  output_tokens_estimated: z.boolean().optional(),
   /** The current context size (the prompt of the latest model call): a gauge, never summed. */
   context_tokens: z.number().int().nonnegative().nullable().optional(),
   /** The largest context of any call (the peak before a compaction), when a transcript tells it. */

@@ -158,6 +158,7 @@ export function usageOf(p: ParsedTranscript): UsageMetrics | null {
     cost_usd: u.cost_usd,
     session_duration_seconds: Math.round((u.duration_ms ?? 0) / 1000),
     output_tokens: u.output_tokens,
+    ...(u.output_estimated ? { output_tokens_estimated: true } : {}),
     context_tokens: context,
     peak_context_tokens: u.peak_context_tokens,
   };

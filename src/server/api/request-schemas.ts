@@ -248,6 +248,7 @@ export const UsageBody = z
     session_duration_seconds: count.default(0),
     context_window: opt(z.number().int().positive()),
     output_tokens: count.nullable().optional(),
+    output_tokens_estimated: z.boolean().optional(),
     context_tokens: count.nullable().optional(),
     peak_context_tokens: count.nullable().optional(),
   })
