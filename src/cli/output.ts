@@ -1,4 +1,5 @@
 import { BatonError, errorLine, type ErrorCode } from '../core/errors.js';
+import { cutToWidth, displayWidth, padToWidth } from './display-width.js';
 
 /** Exit codes: 0 ok, 1 error, 2 usage or ambiguous, 3 conflict with the workflow's state (lost race, illegal transition). */
 export const exitCodes: Record<ErrorCode, number> = {
@@ -36,13 +37,41 @@ export function reportError(io: Io, e: unknown, opts: { json: boolean; debug: bo
   return exitCodes[err.code];
 }
 
-/** A plain text table with a header row. */
-export function table(headers: string[], rows: (string | number)[][]): string {
-  const cells = [headers, ...rows.map((r) => r.map(String))];
-  const widths = headers.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
+/** A column `table` may cut to fit its width: never under `min` columns, at its end, or its start (a path). */
+export interface Shrinkable {
+  min: number;
+  from?: 'end' | 'start';
+}
+
+/**
+ * A plain text table with a header row, its columns lined up by the terminal columns their text takes (a Korean title
+ * or an emoji takes two a character: `displayWidth`). With `fit`, the columns it names are cut (`…`), the widest
+ * first, until the table is `fit.width` columns wide or they are at their `min`; the last column is free text that
+ * runs on, counted as its header's width.
+ */
+export function table(
+  headers: string[],
+  rows: (string | number)[][],
+  fit?: { width: number; shrink: Partial<Record<number, Shrinkable>> },
+): string {
+  let cells = [headers, ...rows.map((r) => r.map(String))];
+  const widths = headers.map((_, i) => Math.max(...cells.map((r) => displayWidth(r[i] ?? ''))));
+  if (fit) {
+    const last = headers.length - 1;
+    const total = () =>
+      widths.reduce((a, w, i) => a + (i === last ? displayWidth(headers[i] ?? '') : w), 0) + 2 * last;
+    const room = (i: number) =>
+      (widths[i] ?? 0) - Math.max(fit.shrink[i]?.min ?? Infinity, displayWidth(headers[i] ?? ''));
+    for (let over = total() - fit.width; over > 0; over--) {
+      const widest = widths.reduce((best, _, i) => (room(i) > room(best) ? i : best), 0);
+      if (!(room(widest) > 0)) break;
+      widths[widest]! -= 1;
+    }
+    cells = cells.map((r) => r.map((c, i) => cutToWidth(c, widths[i] ?? 0, fit.shrink[i]?.from)));
+  }
   const line = (r: string[]) =>
     r
-      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .map((c, i) => padToWidth(c, widths[i] ?? 0))
       .join('  ')
       .trimEnd();
   return [line(cells[0] ?? []), line(widths.map((w) => '-'.repeat(w))), ...cells.slice(1).map(line)].join(
