@@ -38,6 +38,7 @@ import {
   turnStoppedBy,
   doneWhileOpen,
   finishedWork,
+  workflowBranch,
   heldByErrors,
   type GitCapture,
   sameGit,
@@ -600,6 +601,8 @@ export class Queries {
         /** Why the next new agent conversation in its worktree completes it (`finishedWork`, as `status` says); null: not. */
         completes_at_next_start: finishedWork(s, now),
         worktree: s.worktree,
+        /** The branch its work was last seen on (null: not known, or a detached HEAD), as `baton list` gives it. */
+        branch: workflowBranch(s),
         /** Whose it is on a database a team shares (the git identity it was made under); null: anyone's. */
         owner: s.owner ?? null,
         updated_at: s.updated_at,

@@ -201,9 +201,9 @@ export function cliCoreSuite(mode: CliMode): void {
 
       const sessions = await baton('sessions');
       expect(sessions.code).toBe(0);
-      expect(sessions.stdout).toMatch(/Add login\s+1\/3\s+in_progress/);
+      expect(sessions.stdout).toMatch(/Add login\s+main\s+1\/3\s+in_progress/);
       // in progress, it has nothing to resume: not a "no", which reads as stuck
-      expect(sessions.stdout).toMatch(/in_progress\s+not stopped\s/);
+      expect(sessions.stdout).toMatch(/in_progress\s.*\snot stopped$/m);
 
       const cp = (await baton('checkpoint', '--name', 'architecture', '--json')).json<{
         checkpoint: { name: string; commit: string };
@@ -264,7 +264,7 @@ export function cliCoreSuite(mode: CliMode): void {
         .workflows.find((w: Json) => w.id === wf.workflow.id);
       expect(listed.counts).toMatchObject({ done: 1, skipped: 1 });
       expect((await b('sessions')).stdout).toMatch(
-        new RegExp(`${wf.workflow.id}\\s+Trim\\s+1/3, 1 skipped\\s`),
+        new RegExp(`${wf.workflow.id}\\s+Trim\\s+main\\s+1/3, 1 skipped\\s`),
       );
       const row = (await b('sessions', '--json'))
         .json<Json>()

@@ -64,7 +64,7 @@ describe('a workflow an import fed, its agent gone', () => {
 
     const sessions = await baton(['sessions']);
     expect(sessions.stdout).toMatch(
-      new RegExp(`${id} .* in_progress +yes: the next agent session in its worktree `),
+      new RegExp(`${id} .* in_progress .* yes: the next agent session in its worktree$`, 'm'),
     );
     expect(sessions.stdout).not.toContain('not stopped');
     const json = JSON.parse((await baton(['--json', 'sessions'])).stdout) as { sessions: object[] };

@@ -56,9 +56,9 @@ describe.each(['sqlite', 'postgres'] as const)(
       const sessions = await baton(ben, 'sessions');
       expect(sessions.code, sessions.stderr).toBe(0);
       const rows = sessions.stdout.split('\n');
-      expect(rows.find((l) => l.startsWith('#'))).toMatch(/\bUPDATED +OWNER$/);
-      expect(rows.find((l) => l.includes(anas!))).toMatch(/ ana@team\.example$/);
-      expect(rows.find((l) => l.includes(bens!))).toMatch(/ ben@team\.example$/);
+      expect(rows.find((l) => l.startsWith('#'))).toMatch(/\bUPDATED +OWNER +RESUMABLE$/);
+      expect(rows.find((l) => l.includes(anas!))).toMatch(/ ana@team\.example +\S/);
+      expect(rows.find((l) => l.includes(bens!))).toMatch(/ ben@team\.example +\S/);
       const table = (await baton(ben, 'sessions', '--json')).json<{
         sessions: { id: string; owner: string }[];
       }>();

@@ -20,10 +20,10 @@ import { argumentOrOption, collect, parseTaskSpec, withTaskIds } from '../parse.
 import { warnWithoutGit } from '../git-warning.js';
 import { resolveWorktree } from '../../git/git.js';
 import type { Runtime } from '../runtime.js';
-import { table } from '../output.js';
 import { hideEmptyCancelled } from '../hidden-empty.js';
 import { rebuildFromDiskCommand } from './disk-rebuild-command.js';
-import { resumableWords } from '../resumable-words.js';
+import { table } from '../output.js';
+import { linkedWorktrees, sessionsTable } from '../sessions-table.js';
 import { takenRef } from '../taken-workflow.js';
 import { askerAt, theirsAmong } from '../whose-workflow.js';
 
@@ -229,6 +229,7 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
         const alone = new Set(unfollowed.flatMap((u) => u.workflows));
         // the teammates' workflows (another owner than the person here, as `isOwner` judges): apart in the headline
         const theirs = await theirsAmong(rt.cwd, rows);
+        const linked = await linkedWorktrees(rows.map((r) => r.worktree));
         print({ sessions: rows, ...json, ...(unfollowed.length ? { not_followed: unfollowed } : {}) }, () => {
           if (!rows.length) return note ?? `no workflows yet; ${start}`;
           // on a database a team shares, whose each one is, as `baton list` says it: a teammate's workflow goes on in
@@ -257,30 +258,7 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
           ].filter(Boolean);
           return [
             ...(head.length ? [`${head.join('\n')}\n`] : []),
-            table(
-              [
-                '#',
-                'WORKFLOW',
-                'TOPIC',
-                'STEP',
-                'STATUS',
-                'RESUMABLE',
-                'SESSIONS',
-                'UPDATED',
-                ...(byOwner ? ['OWNER'] : []),
-              ],
-              rows.map((r, i) => [
-                i + 1,
-                r.id,
-                r.topic,
-                r.step,
-                r.status,
-                alone.has(r.id) ? 'no: no hooks follow its worktree' : resumableWords(r),
-                r.sessions,
-                r.updated_at,
-                ...(byOwner ? [r.owner ?? '-'] : []),
-              ]),
-            ),
+            sessionsTable(rows, { byOwner, alone, linked }),
             ...unfollowed.map(
               (u) =>
                 `note: no Baton hooks follow the agent sessions in ${u.worktree} now (\`baton init --undo\`, or never set up there): ${u.workflows.join(', ')} ${u.workflows.length > 1 ? 'do' : 'does'} not go on by itself; \`baton init\` there follows its sessions again, \`baton abandon <id>\` ends one`,

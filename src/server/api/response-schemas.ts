@@ -453,6 +453,8 @@ export const SessionsTable = z
         /** Why the next new agent conversation in its worktree completes it; null: not; absent from an older server. */
         completes_at_next_start: z.string().nullable().optional(),
         worktree: z.string(),
+        /** The branch its work was last seen on (null: not known, or a detached HEAD); absent from an older server. */
+        branch: z.string().nullable().optional(),
         /** The git identity it was made under (whose it is on a shared database); null: anyone's. */
         owner: z.string().nullable(),
         updated_at: z.string(),
