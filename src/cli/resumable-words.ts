@@ -28,6 +28,26 @@ export const resumableWords = (r: {
               ? `no resume needed; nothing runs it: ${r.next_step.command ? `\`${r.next_step.command}\`` : 'queued for the workers'}`
               : 'not stopped';
 
+/**
+ * A workflow's STATUS as `baton list` and `baton sessions` say it: its status, but `work over` for one in progress
+ * whose next agent conversation in its worktree completes it (`completes_at_next_start`, as `baton status` says), and
+ * `at rest` for one in progress that nothing works on now and the agent's next session there continues (`resume_by`
+ * `next_session`), unless no hooks follow its worktree now (`unfollowed`: nothing continues it by itself).
+ */
+export const statusWord = (
+  w: {
+    status: string;
+    resume_by: 'resume' | 'next_session' | null;
+    completes_at_next_start: string | null;
+  },
+  unfollowed = false,
+) =>
+  w.completes_at_next_start && w.status === 'in_progress'
+    ? 'work over'
+    : w.resume_by === 'next_session' && !unfollowed
+      ? 'at rest'
+      : w.status;
+
 /** Why a session needs no resume or cannot have one, in words (`resume_reason`). */
 export const resumeReasonWords = {
   agent_not_running: 'no agent runs it now',

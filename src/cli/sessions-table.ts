@@ -3,7 +3,7 @@ import type { SessionRow } from '../service/index.js';
 import { basename } from 'node:path';
 import { gitFolders } from '../git/git-files.js';
 import { table } from './output.js';
-import { resumableWords } from './resumable-words.js';
+import { resumableWords, statusWord } from './resumable-words.js';
 
 /** The width `baton sessions` keeps its table to, cutting the topic, branch and worktree (a terminal's usual). */
 export const SESSIONS_WIDTH = 100;
@@ -57,7 +57,7 @@ export function sessionsTable(
       r.branch ?? '-',
       ...(where ? [folder(r.worktree)] : []),
       r.step,
-      r.status,
+      statusWord(r, o.alone.has(r.id)),
       r.sessions,
       formatAgo(now - Date.parse(r.updated_at)),
       ...(o.byOwner ? [r.owner ?? '-'] : []),

@@ -1132,7 +1132,11 @@ describe('Codex hooks', () => {
     expect((await baton(['init', '--undo', '--agent', 'codex'])).code).toBe(0);
     const unwired = (await baton(['sessions'])).stdout;
     expect(unwired).not.toContain('1 workflow goes on in the next session');
-    expect(unwired).toMatch(new RegExp(`${row?.id}.*no: no hooks follow its worktree`));
+    expect(unwired).toMatch(new RegExp(`${row?.id}.* in_progress .*no: no hooks follow its worktree`));
+    // `baton list` says the same: not at rest, with the same note
+    const listed = (await baton(['list'])).stdout;
+    expect(listed).toMatch(new RegExp(`^${row?.id} +in_progress `, 'm'));
+    expect(listed).toContain(`note: no Baton hooks follow the agent sessions in ${repo} now`);
     expect(unwired).toContain(
       `note: no Baton hooks follow the agent sessions in ${repo} now (\`baton init --undo\`, or never set up there): ${row?.id} does not go on by itself; \`baton init\` there follows its sessions again, \`baton abandon <id>\` ends one`,
     );

@@ -64,8 +64,10 @@ describe('a workflow an import fed, its agent gone', () => {
 
     const sessions = await baton(['sessions']);
     expect(sessions.stdout).toMatch(
-      new RegExp(`${id} .* in_progress .* yes: the next agent session in its worktree$`, 'm'),
+      new RegExp(`${id} .* at rest .* yes: the next agent session in its worktree$`, 'm'),
     );
+    // `baton list` says its status in the same words
+    expect((await baton(['list'])).stdout).toMatch(new RegExp(`^${id} +at rest `, 'm'));
     expect(sessions.stdout).not.toContain('not stopped');
     const json = JSON.parse((await baton(['--json', 'sessions'])).stdout) as { sessions: object[] };
     expect(json.sessions).toMatchObject([

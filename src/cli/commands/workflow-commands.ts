@@ -24,6 +24,7 @@ import { hideEmptyCancelled } from '../hidden-empty.js';
 import { rebuildFromDiskCommand } from './disk-rebuild-command.js';
 import { table } from '../output.js';
 import { linkedWorktrees, sessionsTable } from '../sessions-table.js';
+import { statusWord } from '../resumable-words.js';
 import { takenRef } from '../taken-workflow.js';
 import { askerAt, theirsAmong } from '../whose-workflow.js';
 
@@ -172,7 +173,9 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
         const byOwner = owners.size > 1;
         // none at all (no status asked for): how work becomes one here, `baton init` first or not
         const start = list.length || note || status || g.json ? null : await rt.howWorkStartsHere();
-        print({ workflows: list, ...json }, () =>
+        const unfollowed = await notFollowedHere(list, rt.env);
+        const alone = new Set(unfollowed.flatMap((u) => u.workflows));
+        print({ workflows: list, ...json, ...(unfollowed.length ? { not_followed: unfollowed } : {}) }, () =>
           [
             ...(list.length
               ? [
@@ -180,7 +183,7 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
                     ['ID', 'STATUS', 'STEP', 'TITLE', 'BRANCH', 'WORKTREE', ...(byOwner ? ['OWNER'] : [])],
                     list.map((w) => [
                       w.id,
-                      listStatus(w),
+                      statusWord(w, alone.has(w.id)),
                       progressLabel(w.counts, ''),
                       w.title,
                       w.branch ?? '-',
@@ -192,6 +195,7 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
               : note
                 ? []
                 : [start ? `no workflows${here ? ' here' : ''} yet; ${start}` : 'no workflows']),
+            ...unfollowed.map(unfollowedNote),
             ...(note ? [note] : []),
           ].join('\n'),
         );
@@ -259,10 +263,7 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
           return [
             ...(head.length ? [`${head.join('\n')}\n`] : []),
             sessionsTable(rows, { byOwner, alone, linked }),
-            ...unfollowed.map(
-              (u) =>
-                `note: no Baton hooks follow the agent sessions in ${u.worktree} now (\`baton init --undo\`, or never set up there): ${u.workflows.join(', ')} ${u.workflows.length > 1 ? 'do' : 'does'} not go on by itself; \`baton init\` there follows its sessions again, \`baton abandon <id>\` ends one`,
-            ),
+            ...unfollowed.map(unfollowedNote),
             ...(note ? [note] : []),
           ].join('\n');
         });
@@ -382,6 +383,10 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
     );
 }
 
+/** What `baton list` and `baton sessions` say under their table of a worktree no hooks follow now. */
+const unfollowedNote = (u: { worktree: string; workflows: string[] }) =>
+  `note: no Baton hooks follow the agent sessions in ${u.worktree} now (\`baton init --undo\`, or never set up there): ${u.workflows.join(', ')} ${u.workflows.length > 1 ? 'do' : 'does'} not go on by itself; \`baton init\` there follows its sessions again, \`baton abandon <id>\` ends one`;
+
 /**
  * The worktrees of this machine whose workflows the sessions table says go on in the agent's next session there, but
  * where none of Baton's hooks is wired now (undone, or never set up): that next session is not followed.
@@ -400,19 +405,3 @@ async function notFollowedHere(
     .filter(([worktree]) => !followingHooks(worktree, env).length)
     .map(([worktree, workflows]) => ({ worktree, workflows }));
 }
-
-/**
- * `baton list`'s STATUS: the status, but `work over` for one whose next agent conversation in its worktree completes it
- * (`completes_at_next_start`, as `baton status` says), and `at rest` for one in progress that nothing works on now and
- * the agent's next session there continues (`resume_by` `next_session`, judged as `baton sessions` does).
- */
-const listStatus = (w: {
-  status: string;
-  resume_by: 'resume' | 'next_session' | null;
-  completes_at_next_start: string | null;
-}) =>
-  w.completes_at_next_start && w.status === 'in_progress'
-    ? 'work over'
-    : w.resume_by === 'next_session'
-      ? 'at rest'
-      : w.status;
