@@ -30,6 +30,7 @@ export * from './context/fit-budget.js';
 export * from './context/held-summary.js';
 export * from './context/render-context.js';
 export * from './context/resume-context.js';
+export * from './context/retrieval-footer.js';
 export { nested, recordedPlace } from './context/recorded-place.js';
 export { earlierWork } from './context/earlier-work.js';
 export { probablyDoneTasks } from './context/said-done.js';

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { BatonClient, Ref } from '../client/baton-client.js';
 import {
   BatonError,
+  briefingFor,
   decisionTypes,
   errorResolutions,
   inWordsOf,
@@ -205,7 +206,9 @@ export function createMcpServer(
             'mcp',
             a.budget,
           );
-          return { markdown: c.markdown, hash: c.hash, not_read: first?.not_read ?? [] };
+          // `baton context`'s briefing, whose hash it is, with this server's footer: the MCP tools named first
+          const markdown = briefingFor(c.markdown, { id: c.snapshot_id, workflow_id: c.workflow_id }, 'mcp');
+          return { markdown, hash: c.hash, not_read: first?.not_read ?? [] };
         },
         // what could not be read is said after the briefing, which lacks it: the agent reads both
         (c) => ({
@@ -527,7 +530,7 @@ export function createMcpServer(
           next_task: r.next_task,
           warnings: r.warnings,
           context_hash: r.context_hash,
-          context: r.context,
+          context: briefingFor(r.context, { id: r.snapshot_id, workflow_id: r.workflow_id }, 'mcp'),
         };
       }),
   );

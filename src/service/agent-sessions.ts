@@ -60,7 +60,7 @@ import type {
   TrackInput,
   TrackResult,
 } from './agent-session-types.js';
-import { fitToCharacters, withoutOwnFooter } from './fit-characters.js';
+import { fitToCharacters } from './fit-characters.js';
 import { agentLabel } from '../core/agent-label.js';
 import { replacedRepository, setAside, type SetAside } from './replaced-repository.js';
 import { branchStanding, workHere, type OnOtherBranch } from './other-branch.js';
@@ -111,15 +111,12 @@ const FINISHED_CONTEXT_TOKENS = 800;
 
 /**
  * A finished workflow's context as another session's briefing shows it: what it did, without its stamp line, its next
- * step (it is not to be continued) and its own retrieval line (which names no workflow: the briefing names it), its
- * hints for more naming it.
+ * step (it is not to be continued) and a retrieval footer (which names no workflow: the briefing names it), its hints
+ * for more naming it. `body`: the compiled context without a footer.
  */
-const asFinished = (markdown: string, workflowId: string) =>
+const asFinished = (body: string, workflowId: string) =>
   namingWorkflow(
-    withoutOwnFooter(markdown.replace(/^<!--.*-->\n/, '')).replace(
-      /\n### What to Do Next\n[\s\S]*?(?=\n### |$)/,
-      '\n',
-    ),
+    body.replace(/^<!--.*-->\n/, '').replace(/\n### What to Do Next\n[\s\S]*?(?=\n### |$)/, '\n'),
     workflowId,
   );
 
@@ -344,7 +341,7 @@ export class AgentSessions {
     if (!why) return { workflow: out.state, finished: null };
     // what it did, compiled small without writing to it (the stamp line is for contexts handed over)
     const compiled = await this.svc.queries.context(out.state, FINISHED_CONTEXT_TOKENS);
-    const context = asFinished(compiled.markdown, w.id);
+    const context = asFinished(compiled.body, w.id);
     return {
       workflow: out.state,
       finished: { workflow_id: w.id, title: w.issue?.title ?? w.title, reason: why, context },
@@ -359,7 +356,7 @@ export class AgentSessions {
       workflow_id: w.id,
       title: w.issue?.title ?? w.title,
       reason: `completed at ${at.slice(0, 16).replace('T', ' ')} UTC`,
-      context: asFinished(compiled.markdown, w.id),
+      context: asFinished(compiled.body, w.id),
       completed_at: at,
     };
   }

@@ -5,7 +5,8 @@ import { fitToCharacters } from './fit-characters.js';
 const snap = { id: 'snap-1', workflow_id: 'wf-1' };
 
 /** A compiler whose briefing is this markdown, whatever the budget: its must-keep facts alone exceed the room. */
-const always = (markdown: string) => () => ({ markdown, hash: 'h', tokens: 0 }) as unknown as CompiledContext;
+const always = (markdown: string) => () =>
+  ({ body: markdown, hash: 'h', tokens: 0 }) as unknown as CompiledContext;
 
 describe('a briefing cut to its characters', () => {
   it('leaves a section out whole, a `### ` line its code block quotes included', () => {

@@ -1,45 +1,7 @@
 import { CHARS_PER_TOKEN, roughTokens } from '../core/rough-tokens.js';
-import { briefingCut, type SessionSnapshot } from '../core/index.js';
+import { briefingCut, budgetedSurfaces, retrievalFooter, type SessionSnapshot } from '../core/index.js';
 import { isFenceLine } from '../core/clip.js';
 import type { CompiledContext } from './context-compiler.js';
-
-/**
- * Where the rest is: Baton's commands and MCP tools, never server paths (an agent session has no server). Codex runs
- * the agent's commands in a sandbox that cannot write Baton's database, so every `baton` command fails there: its
- * agent is pointed at the MCP server first (Codex runs it outside the sandbox), the CLI after it as the way from
- * outside; the body's hints name `baton details <category>`, whose categories the MCP tool takes as they are.
- */
-export function retrievalFooter(
-  snap: Pick<SessionSnapshot, 'id' | 'workflow_id'>,
-  agent: string | null = null,
-) {
-  const w = `-w ${snap.workflow_id}`;
-  if (agent === 'codex')
-    return [
-      '---',
-      `More when needed, from the MCP server \`baton\` (outside your sandbox; workflow_id ${snap.workflow_id}):`,
-      'get_resume_context (the whole context); get_details with a category (decisions, errors, history, requests,',
-      `summaries, test-state, git-changes: those of \`baton details\`) and snapshot_id ${snap.id}.`,
-      `Outside the sandbox: \`baton context ${w}\`, \`baton details ${snap.id} <category> ${w}\`.`,
-      '',
-    ].join('\n');
-  return [
-    '---',
-    `More when needed: \`baton context ${w}\` prints the whole resume context;`,
-    `\`baton details ${snap.id} <decisions|errors|history|requests|summaries|test-state|git-changes> ${w}\` gives every record;`,
-    'inside this session, the MCP server `baton` has the tools get_resume_context and get_details.',
-    '',
-  ].join('\n');
-}
-
-/**
- * The compiled context's own short retrieval line ("More: ..."): the footer, which says more, replaces it; and a
- * finished workflow's context shown in another's briefing drops it (its details are named with that workflow's id).
- */
-export function withoutOwnFooter(markdown: string): string {
-  const at = markdown.lastIndexOf('\n---\nMore: ');
-  return at < 0 ? markdown : `${markdown.slice(0, at)}\n`;
-}
 
 /**
  * The sections a briefing still too long for its characters (its must-keep facts at their shortest are longer) leaves
@@ -107,7 +69,7 @@ export interface CharacterFit {
 
 /**
  * Fits a context into `maxChars` characters: compiles with a token budget that shrinks until the text and the
- * footer (the one for `agent`, which reads it) fit (the compiler shrinks the low-priority parts first and keeps the
+ * footer (the hook's for `agent`, which reads it: the MCP tools first for Codex, whose sandbox runs no `baton`) fit (the compiler shrinks the low-priority parts first and keeps the
  * must-keep facts); when even those do not fit, the text is cut (`cutToRoom`: the next step and the last state last)
  * with a note saying so. The hash is the compiled context's (what the agent acknowledges).
  */
@@ -117,15 +79,17 @@ export function fitToCharacters(
   maxChars: number,
   agent: string | null = null,
 ): CharacterFit {
-  const footer = retrievalFooter(snap, agent);
+  const footer = retrievalFooter(snap, agent === 'codex' ? 'codex-hook' : 'hook');
   const room = maxChars - footer.length;
-  let budget = Math.max(200, Math.floor(room / CHARS_PER_TOKEN));
+  // the budget keeps room for the footers of `baton context` and the MCP server, which the hook's takes the place of
+  const theirs = Math.max(...budgetedSurfaces.map((s) => roughTokens(retrievalFooter(snap, s))));
+  let budget = Math.max(200, Math.floor(room / CHARS_PER_TOKEN) + theirs);
   let compiled = compile(budget);
-  let body = withoutOwnFooter(compiled.markdown);
+  let body = compiled.body;
   for (let i = 0; i < 8 && body.length > room && budget > 200; i++) {
     budget = Math.max(200, Math.floor(((budget * room) / body.length) * 0.95));
     compiled = compile(budget);
-    body = withoutOwnFooter(compiled.markdown);
+    body = compiled.body;
   }
   let cut = false;
   if (body.length > room) {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
 import { mcpClient } from '../helpers/mcp-client.js';
+import { countTokens } from '../../src/tokens/count-tokens.js';
 
 type ToolResult = { content: { type: string; text: string }[]; isError?: boolean };
 
@@ -196,7 +197,7 @@ describe('baton mcp', () => {
     expect(git.code, git.stderr).toBe(0);
     expect(JSON.parse(git.stdout)).toMatchObject({ git_state: { branch: expect.any(String) } });
     // the snapshot the briefing names (nothing changed since its checkpoint) holds the same records
-    const named = /baton details (\S+) <category>/.exec(
+    const named = /get_details with a category and snapshot_id (\S+)\.\n$/.exec(
       (await call('get_resume_context')).content[0]!.text,
     )![1];
     expect((await call('get_details', { snapshot_id: named, category: 'decisions' })).content[0]!.text).toBe(
@@ -359,8 +360,10 @@ describe('baton mcp: an agent without a terminal', () => {
     const delivered = text(await call('get_resume_context'));
     const cli = await runCli(['context', '--json'], { cwd: repo, env });
     expect(cli.code, cli.stderr).toBe(0);
-    const previewed = cli.json<{ hash: string; markdown: string }>();
-    expect(delivered).toBe(previewed.markdown);
+    const previewed = cli.json<{ hash: string; body: string }>();
+    // the same briefing: only the footer that says where the rest is is this server's own
+    expect(delivered.startsWith(previewed.body)).toBe(true);
+    expect(delivered.slice(previewed.body.length)).toMatch(/^---\nMore: the MCP tool get_details /);
     // the hash `baton context` printed is the one delivered: acknowledging it says the session has the latest
     expect(json(await call('ack_context', { hash: previewed.hash }))).toMatchObject({ matches: true });
     // addressed to the session that goes on with the work: the one the resume starts, whose briefing says the same
@@ -369,6 +372,66 @@ describe('baton mcp: an agent without a terminal', () => {
     const resumed = json(await call('resume_workflow'));
     expect(resumed).toMatchObject({ outcome: 'resumed', session_number: 2 });
     expect(session.exec(resumed.context as string)?.[1]).toBe('2');
+  });
+
+  it('names its tools for more, not the CLI first, with the hash `baton context` gives; each within the budget', async () => {
+    const { repo, call } = await workflow('Footers', 'A:Design the store', 'B:Write the API');
+    expect(json(await call('start_task', { task_id: 'A' }))).toMatchObject({
+      workflow_status: 'in_progress',
+    });
+    // enough decisions that 400 tokens cannot show them all: the budget is tight
+    for (let i = 0; i < 12; i++)
+      await call('record_decision', {
+        decision_type: 'architecture',
+        description: `Keep store ${i} behind a port so the tests can run it in memory and in PostgreSQL alike`,
+        rationale: `decision ${i}: the adapters differ only in their driver, and the core stays free of I/O`,
+      });
+    const delivered = await call('get_resume_context', { budget: 400 });
+    const mcp = text(delivered);
+    const cli = await runCli(['context', '--budget', '400', '--json'], { cwd: repo, env });
+    expect(cli.code, cli.stderr).toBe(0);
+    const c = cli.json<{
+      hash: string;
+      body: string;
+      markdown: string;
+      snapshot_id: string;
+      tokens: number;
+    }>();
+    expect(c).toMatchObject({ over_budget: false, budget: 400 });
+    // one briefing and one hash for the same state, whichever surface hands it over: the footer apart
+    expect((delivered as { structuredContent?: { hash: string } }).structuredContent?.hash).toBe(c.hash);
+    expect(mcp).toContain(`hash ${c.hash} -->`);
+    expect(mcp.startsWith(c.body)).toBe(true);
+    expect(c.markdown.startsWith(c.body)).toBe(true);
+    // the MCP server's footer names its tool get_details with a category and the snapshot, and no command
+    const footer = mcp.slice(c.body.length);
+    expect(footer).toBe(
+      `---\nMore: the MCP tool get_details with a category and snapshot_id ${c.snapshot_id}.\n`,
+    );
+    // the CLI's names the CLI first
+    expect(c.markdown.slice(c.body.length)).toBe(
+      `---\nMore: \`baton details ${c.snapshot_id} <category>\` or the MCP tool \`get_details\`.\n`,
+    );
+    const plain = await runCli(['context', '--budget', '400'], { cwd: repo, env });
+    expect(plain.stdout.trimEnd()).toBe(c.markdown.trimEnd());
+    // the budget is a hard limit on everything handed over, either footer included
+    expect(c.tokens).toBe(countTokens(c.markdown));
+    expect(countTokens(c.markdown)).toBeLessThanOrEqual(400);
+    expect(countTokens(mcp)).toBeLessThanOrEqual(400);
+    expect(c.body).toMatch(/\(baton details decisions\)/);
+    // the hash read at the terminal is acknowledged as the latest through the tool, and the tool reads the snapshot
+    expect(json(await call('ack_context', { hash: c.hash }))).toMatchObject({ matches: true });
+    const details = await call('get_details', { category: 'decisions', snapshot_id: c.snapshot_id });
+    expect(details.isError, text(details)).toBeFalsy();
+    expect(text(details)).toContain('Keep store 11 behind a port');
+    // resume_workflow hands the briefing over with the same footer
+    await call('fail_task', { task_id: 'A', reason: 'the port is not settled' });
+    expect(json(await call('request_pause', {}))).toMatchObject({ outcome: 'paused' });
+    const resumed = json(await call('resume_workflow'));
+    expect(resumed.context as string).toMatch(
+      /\n---\nMore: the MCP tool get_details with a category and snapshot_id /,
+    );
+    expect(resumed.context as string).not.toMatch(/\nMore: `baton details/);
   });
 
   it('a hash that is not the latest context: the answer says to call get_resume_context again; the CLI, baton context', async () => {

@@ -583,7 +583,10 @@ export function briefingCut(fit: string, whole = 'run `baton context` for the wh
   return `(briefing cut to fit ${fit}: ${whole})`;
 }
 
-/** `budget`: the token budget the context was fitted to, said when even its must-keep facts exceed it. */
+/**
+ * The briefing without its retrieval footer, which each surface that hands it over adds (`retrievalFooter`): what its
+ * hash is over. `budget`: the token budget the context was fitted to, said when even its must-keep facts exceed it.
+ */
 export function renderResumeContext(c: ResumeContext, budget: number | null = null): string {
   const out: string[] = [];
   out.push(heading(c), '');
@@ -622,6 +625,5 @@ export function renderResumeContext(c: ResumeContext, budget: number | null = nu
     }
     out.push('');
   }
-  out.push('---', `More: ${c.retrieval.join(' or ')}.`);
   return out.join('\n') + '\n';
 }

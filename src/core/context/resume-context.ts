@@ -354,8 +354,6 @@ export interface ResumeContext {
     pause_waiting?: PauseWaiting;
   };
   reviewer_feedback: { reviewer: string; severity: string; comments: string[]; more: number }[];
-  /** How to get what is not shown: the CLI command and the MCP tool. */
-  retrieval: string[];
   warnings: string[];
   /** Another conversation at work on the workflow (a warning says it; the next step and the Last State heed it). */
   elsewhere?: Elsewhere;
@@ -682,7 +680,6 @@ export function compileResumeContext(
         comments: f.comments.slice(0, limits.feedback_comments),
         more: Math.max(0, f.comments.length - limits.feedback_comments),
       })),
-    retrieval: [`\`baton details ${snap.id} <category>\``, 'the MCP tool `get_details`'],
     // the branch changed when the snapshot was taken: first (a resume's own warnings may say it too, in the same words)
     warnings: [
       ...new Set([

@@ -563,7 +563,13 @@ export const ResumeContext = z
     tokens: z.number().int(),
     budget: z.number().int(),
     over_budget: z.boolean(),
-    markdown: z.string(),
+    body: z.string().openapi({
+      description:
+        'the stamp line, then the briefing its hash is over: the markdown without a retrieval footer',
+    }),
+    markdown: z.string().openapi({
+      description: "the briefing as `baton context` prints it: the body and the CLI's retrieval footer",
+    }),
     json: z.record(z.string(), z.unknown()),
   })
   .openapi('ResumeContext');
