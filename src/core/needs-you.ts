@@ -3,7 +3,7 @@ import { errorInWords } from './commands/finished-work.js';
 import { openErrorsOfState, openErrorsOfWork } from './errors-of-work.js';
 import { pauseOverdue, pauseRequestedWords, pauseWaitsFor, type PauseWaits } from './commands/pause.js';
 import type { WorkflowState } from './schemas/state.js';
-import { limitStop } from './turn-stop.js';
+import { limitHolding } from './turn-stop.js';
 import { isTerminal } from './workflow-machine.js';
 
 /** An agent gone with no SessionEnd, as a status names it ("Claude Code, session 1"). */
@@ -109,7 +109,7 @@ export function needsYouOfState(
       pause_overdue: pauseOverdue(s, o.now, o.pauseTimeoutMs).overdue,
     },
     pause_waits_for: pauseWaitsFor(s, o.agentGone),
-    usage_limit: limitStop(s.summaries, s.recent_requests?.at(-1), new Date(o.now)),
+    usage_limit: limitHolding(s.summaries, s.recent_requests, new Date(o.now)),
     ...openErrorsOfState(s),
     gone_agents: o.goneAgents?.(watchedOf(s)) ?? [],
   });

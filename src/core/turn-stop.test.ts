@@ -4,6 +4,8 @@ import {
   apiErrorWords,
   apiFailureError,
   apiFailureStanding,
+  limitHolding,
+  limitInForce,
   limitStop,
   transientApiError,
 } from './turn-stop.js';
@@ -141,6 +143,52 @@ describe('a usage limit that stopped the last turn', () => {
     expect(
       limitStop(summaries, { at: '2026-09-24T21:30:00.000Z', timestamp: '2026-09-24T21:30:00.000Z' }),
     ).toBeNull();
+  });
+});
+
+describe('a usage limit while another agent goes on', () => {
+  const limit = {
+    id: 'sum-1',
+    timestamp: '2026-12-07T20:00:00.000Z',
+    kind: 'usage_limit' as const,
+    text: "You've hit your session limit · resets 10:40pm (UTC)",
+    source: 'claude-code:Stop',
+    session_number: 1,
+    resets_at: '2026-12-07T22:40:00.000Z',
+  };
+  const said = (source: string, at: string) => ({
+    id: `sum-${at}`,
+    timestamp: at,
+    kind: 'last_message' as const,
+    text: 'Done.',
+    source,
+    session_number: 2,
+  });
+  const asked = (source: string, at: string) => ({ at, timestamp: at, source });
+  const codexWorked = {
+    summaries: {
+      compaction: null,
+      last_message: said('codex:hook', '2026-12-07T21:00:00.000Z'),
+      usage_limit: limit,
+    },
+    requests: [asked('codex:hook', '2026-12-07T20:50:00.000Z')],
+  };
+  const before = new Date('2026-12-07T22:24:00.000Z');
+  const words = 'stopped by a usage limit of Claude Code, session 1, resets at 2026-12-07 22:40 UTC';
+
+  it("still holds for its own agent before the reset, not for the agent that went on; Codex's work ends nothing", () => {
+    expect(limitHolding(codexWorked.summaries, codexWorked.requests, before)).toBe(words);
+    expect(limitInForce(codexWorked.summaries, codexWorked.requests, before, 'claude-code')).toBe(words);
+    expect(limitInForce(codexWorked.summaries, codexWorked.requests, before, 'codex')).toBeNull();
+  });
+
+  it('is over once its reset passed, or once its own agent was asked again', () => {
+    expect(
+      limitHolding(codexWorked.summaries, codexWorked.requests, new Date('2026-12-07T22:41:00.000Z')),
+    ).toBeNull();
+    // Claude Code asked again (then Codex went on): its turn after the limit is in the requests, its words are not
+    const requests = [asked('claude-code:hook', '2026-12-07T20:30:00.000Z'), ...codexWorked.requests];
+    expect(limitHolding(codexWorked.summaries, requests, before)).toBeNull();
   });
 });
 

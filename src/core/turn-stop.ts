@@ -37,13 +37,68 @@ export function limitStop(summaries: Summaries | undefined, asked: Asked, now?: 
   return stoppedByLimit(limit.text, limit.resets_at ?? null, now, summaryAgent(limit), limit.session_number);
 }
 
+/** A request of the user and whom it was for (its source: `claude-code`, `codex:hook`), when that was recorded. */
+type AskedOf = NonNullable<Asked> & Partial<Pick<UserRequest, 'source'>>;
+
+/** Whether a summary or request of `source` is the agent `agent`'s: either unknown counts (older records name none). */
+const ofAgent = (source: string | null | undefined, agent: string | null) => {
+  const by = source ? summaryAgent({ source }) : null;
+  return !by || !agent || by === agent;
+};
+
 /**
- * The same, only while the limit is still in force (its reset time ahead of `now`): a session that starts before it
- * resets may be stopped again at once.
+ * Whether the agent the limit stopped went on past it: it said more after the notice (a last message, a compaction
+ * summary), or its user asked it again (the reset came and they typed "continue"; a limit that stops that turn too is
+ * a new notice). Another agent working meanwhile (Codex, while Claude Code waits for its reset) ends nothing.
  */
-export function limitInForce(summaries: Summaries | undefined, asked: Asked, now: Date): string | null {
+function agentWentOn(s: Summaries, limit: Summary, requests: readonly AskedOf[]): boolean {
+  const whose = summaryAgent(limit);
+  const after = (t: string | null | undefined) => !!t && Date.parse(t) > Date.parse(limit.timestamp);
+  return (
+    [s.last_message, s.compaction].some((m) => !!m && ofAgent(m.source, whose) && after(m.timestamp)) ||
+    requests.some((r) => ofAgent(r.source, whose) && after(r.at ?? r.timestamp))
+  );
+}
+
+/**
+ * The one judge of "does a usage limit hold now" (for `agent` when given: another agent's limit holds nothing for
+ * it), in words naming whose it is ("stopped by a usage limit of Claude Code, session 1, resets at ..."). A limit
+ * belongs to the agent it stopped: it is over once that agent goes on past it (`agentWentOn`). While nothing at all
+ * was said or asked since, it is the stop of the workflow's last turn (`limitStop`: a reset already past is said so,
+ * with what that allows). When another agent worked since, it holds only while its reset is ahead of `now`: the user
+ * switched agents to wait it out, and going back before the reset may be stopped again at once. `requests`: the
+ * user's recent requests (a state's `recent_requests`, a snapshot's `requests`).
+ */
+export function limitHolding(
+  summaries: Summaries | undefined,
+  requests: readonly AskedOf[] | undefined,
+  now: Date,
+  agent?: string | null,
+): string | null {
+  const limit = summaries?.usage_limit;
+  if (!summaries || !limit) return null;
+  const whose = summaryAgent(limit);
+  if (agent && whose && whose !== agent) return null;
+  const asked = requests ?? [];
+  if (agentWentOn(summaries, limit, asked)) return null;
+  const stop = limitStop(summaries, asked.at(-1), now);
+  if (stop) return stop;
+  const ahead = !!limit.resets_at && Date.parse(limit.resets_at) > now.getTime();
+  return ahead ? stoppedByLimit(limit.text, limit.resets_at ?? null, now, whose, limit.session_number) : null;
+}
+
+/**
+ * The same, only while the limit is still in force (its reset time ahead of `now`): a session of `agent` that starts
+ * before it resets may be stopped again at once.
+ */
+export function limitInForce(
+  summaries: Summaries | undefined,
+  requests: readonly AskedOf[] | undefined,
+  now: Date,
+  agent?: string | null,
+): string | null {
   const at = summaries?.usage_limit?.resets_at;
-  return at && Date.parse(at) > now.getTime() ? limitStop(summaries, asked, now) : null;
+  return at && Date.parse(at) > now.getTime() ? limitHolding(summaries, requests, now, agent) : null;
 }
 
 /**

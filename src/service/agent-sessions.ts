@@ -46,7 +46,6 @@ import {
   workflowStatuses,
   writtenBy,
   limitInForce,
-  summaryAgent,
   withdrawPause,
 } from '../core/index.js';
 import { byIsoTime } from '../core/iso-order.js';
@@ -778,13 +777,11 @@ export class AgentSessions {
   }
 
   /**
-   * The usage limit that stopped the workflow's last turn, in words, while it is in force and it is this agent's: a
-   * limit Codex met does not stop Claude Code, which the user went back to meanwhile.
+   * This agent's usage limit, in words, while it is in force (`limitInForce`): a limit Codex met does not stop Claude
+   * Code, which the user went back to meanwhile, and Claude Code's still holds after Codex worked while it waited.
    */
   private ownLimit(state: WorkflowState, agent: string): string | null {
-    const limit = state.summaries?.usage_limit;
-    if (limit && summaryAgent(limit) && summaryAgent(limit) !== agent) return null;
-    return limitInForce(state.summaries, state.recent_requests?.at(-1), new Date(this.now()));
+    return limitInForce(state.summaries, state.recent_requests, new Date(this.now()), agent);
   }
 
   /**
@@ -881,16 +878,21 @@ export class AgentSessions {
     const session = briefingSession(d.state);
     const began = d.state.sessions[d.state.sessions.length - 1]?.started_at;
     const shown = input.held && began ? withoutHeldSummary(snap, began) : snap;
+    // the agent the briefing goes to: the one the session follows (tied before the handover)
+    const briefed = d.state.sessions.at(-1)?.agent?.name ?? null;
     const fitted = fitToCharacters(
       (budget) =>
         this.svc.compiler.compile(shown, session, {
-          workflow: input.elsewhere ? { ...d.state, elsewhere: input.elsewhere } : d.state,
+          workflow: {
+            ...d.state,
+            briefed_agent: briefed,
+            ...(input.elsewhere ? { elsewhere: input.elsewhere } : {}),
+          },
           budget,
         }),
       shown,
       input.max_chars,
-      // the agent the briefing goes to: the one the session follows (tied before the handover)
-      d.state.sessions.at(-1)?.agent?.name ?? null,
+      briefed,
     );
     deliverContext(d, {
       snapshot_id: snap.id,

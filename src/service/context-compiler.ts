@@ -56,7 +56,8 @@ export class ContextCompiler {
     snap: SessionSnapshot,
     sessionNumber: number,
     o: {
-      workflow: WorkflowState & Partial<Pick<ContextWorkflow, 'elsewhere' | 'checkout_elsewhere'>>;
+      workflow: WorkflowState &
+        Partial<Pick<ContextWorkflow, 'elsewhere' | 'checkout_elsewhere' | 'briefed_agent'>>;
       warnings?: string[];
       budget?: number;
     },

@@ -33,7 +33,7 @@ import {
   type WorkflowStatus,
   pauseOverdue,
   pauseWaitsFor,
-  limitStop,
+  limitHolding,
   apiErrorStop,
   turnStoppedBy,
   doneWhileOpen,
@@ -359,8 +359,8 @@ export class Queries {
           }
         : null,
       recovered_with_gaps: s.recovered_with_gaps ?? null,
-      /** The agent's last turn was stopped by a usage limit it has not spoken since: when it lifts, in words. */
-      usage_limit: limitStop(s.summaries, s.recent_requests?.at(-1), new Date(this.now())),
+      /** A usage limit that holds (`limitHolding`: its agent has not gone on past it), whose, and when it lifts. */
+      usage_limit: limitHolding(s.summaries, s.recent_requests, new Date(this.now())),
       /**
        * The agent's last turn ended on an API error it has not spoken since, newer than any usage limit: what to do, in
        * words (no open error of the work).

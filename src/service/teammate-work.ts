@@ -2,7 +2,7 @@ import {
   isDetached,
   isEmptyWorkflow,
   isTerminal,
-  limitStop,
+  limitHolding,
   ownedBy,
   workflowBranch,
   workflowStatuses,
@@ -64,7 +64,7 @@ export async function teammateWork(
       updated_at: w.updated_at,
       branch: workflowBranch(w),
       same_folder: sameFolder,
-      stopped: limitStop(w.summaries, w.recent_requests?.at(-1), now),
+      stopped: limitHolding(w.summaries, w.recent_requests, now),
     });
   }
   return found;

@@ -969,7 +969,7 @@ describe('a turn a usage limit stopped', () => {
     expect(start.stderr).toMatch(/cut to fit/);
     // resumed before the limit resets: the user is told the agent may stop again at once
     expect((JSON.parse(start.stdout) as { systemMessage?: string }).systemMessage).toMatch(
-      /^Baton: this workflow's last turn was stopped by a usage limit of Claude Code, session 1, resets at .+; until then the agent may stop again at once$/,
+      /^Baton: the work was stopped by a usage limit of Claude Code, session 1, resets at .+; until then the agent may stop again at once$/,
     );
     const context = contextOf(start.stdout);
     expect(context.length).toBeLessThanOrEqual(1500);
@@ -1099,7 +1099,7 @@ describe('a turn a usage limit stopped', () => {
     const start = await hook('SessionStart', { session_id: 's2', cwd: repo, source: 'startup' });
     expect((JSON.parse(start.stdout) as { systemMessage: string }).systemMessage).toMatch(
       new RegExp(
-        `^Baton continues workflow \\S+ "Build the CSV exporter" in this conversation \\(session 2\\); its last session was stopped by a usage limit of Claude Code, session 1, resets at ${reset.replace(/[()]/g, '\\$&')}; `,
+        `^Baton continues workflow \\S+ "Build the CSV exporter" in this conversation \\(session 2\\); the work was stopped by a usage limit of Claude Code, session 1, resets at ${reset.replace(/[()]/g, '\\$&')}; `,
       ),
     );
   });

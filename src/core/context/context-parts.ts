@@ -1,6 +1,7 @@
 import { LEFT_RUNNING, NEVER_RETURNED, NOT_ANSWERED, SPOKE_AFTER } from '../call-text.js';
 import { cutTurn, stopperWords, type CutTurn } from './cut-turn.js';
 import { clip } from '../clip.js';
+import { summaryAgent } from '../turn-stop.js';
 import { isCoverageUnmet } from '../coverage-threshold.js';
 import { byIsoTime } from '../iso-order.js';
 import { compactionBody } from './compaction-words.js';
@@ -532,6 +533,8 @@ export interface LastState {
   waiting_on?: ('commands' | 'sub_agents')[];
   /** The checkpoint `baton recover` went back to after it was said: what it tells of after that checkpoint is undone. */
   undone_by: string | null;
+  /** The agent that said it (`claude-code`, `codex`), when its record names one. */
+  by?: string;
   /** Every call the last message names as never returned is known to have run (a commit git has): none to check. */
   calls_landed?: true;
 }
@@ -624,6 +627,7 @@ export function lastState(snap: SessionSnapshot, max: number): LastState | null 
     since:
       kind === 'last_message' && !askedSince(snap, newest.timestamp) ? [] : newerThan(snap, newest.timestamp),
     undone_by: newest.undone_by ?? null,
+    ...(summaryAgent(newest) ? { by: summaryAgent(newest) as string } : {}),
     left:
       kind === 'compaction' || newest.undone_by
         ? null

@@ -1,3 +1,4 @@
+import { agentLabel } from '../agent-label.js';
 import { clip } from '../clip.js';
 import { backupRefPrefix } from '../backup-ref.js';
 import { counted } from '../counted.js';
@@ -172,16 +173,18 @@ function lastState(c: ResumeContext, out: string[]) {
   if (s) {
     // a new conversation beside another at work: what the workflow last heard is that conversation's
     const other = c.elsewhere !== undefined;
+    // said by another agent than the one briefed (Claude Code's, for Codex going on after it): named
+    const whose = s.by && c.briefed_agent && s.by !== c.briefed_agent ? `${agentLabel(s.by)}'s` : null;
     const what =
       s.kind === 'compaction'
-        ? `${other ? "another conversation's" : 'the'} compaction summary`
+        ? `${other ? "another conversation's" : (whose ?? 'the')} compaction summary`
         : s.kind === 'said_nothing'
           ? other
             ? "another conversation's turn, its agent silent so far"
             : 'cut off before the agent said anything'
           : other
             ? "another conversation's last message"
-            : "the agent's last message";
+            : `${whose ?? "the agent's"} last message`;
     // said before `baton recover` went back to a checkpoint: what it tells of after that checkpoint is undone
     const undone = s.undone_by ? `; then \`baton recover\` went back to checkpoint ${s.undone_by}` : '';
     out.push(`### Last State (${what}, ${s.at}${undone})`, nestedHeadings(s.text));
@@ -366,6 +369,15 @@ const killedAgent = /^the agent (?:\(pid \S+\) )?was killed by (SIG[A-Z0-9]+)\b/
  * one).
  */
 export function nextStep(c: ResumeContext): string {
+  const step = stepAndWhy(c);
+  // this agent's own usage limit, still in force though another agent went on meanwhile: it may stop again at once
+  return c.next.own_limit && !c.finished
+    ? `${step} Your own usage limit has not reset: ${c.next.own_limit}; until then you may be stopped again at once.`
+    : step;
+}
+
+/** The next step and why the last session ended (`nextStep`, without the briefed agent's own usage limit). */
+function stepAndWhy(c: ResumeContext): string {
   // a finished workflow is not gone on with: why its last session ended is history, not a reason to resume
   if (c.finished) return `Nothing: the workflow ${finishedAs[c.finished]}; new work goes in a new workflow.`;
   // another conversation at work on the workflow: its work is not this one's to go on with

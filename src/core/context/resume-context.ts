@@ -6,7 +6,7 @@ import type { SessionSnapshot } from '../schemas/snapshot.js';
 import type { WorkflowState } from '../schemas/state.js';
 import type { PauseWaiting } from '../commands/pause.js';
 import { isTerminal, type TerminalStatus } from '../workflow-machine.js';
-import { apiFailureStanding, turnStop } from '../turn-stop.js';
+import { apiFailureStanding, limitInForce, turnStop } from '../turn-stop.js';
 import { cutTurn, lastSaidAt, latestAsking, requestAt, saidSince, type CutTurn } from './cut-turn.js';
 import { onlyGoesOn } from '../requests/request-text.js';
 import {
@@ -159,6 +159,11 @@ export type ContextWorkflow = Pick<WorkflowState, 'worktree' | 'status' | 'earli
   checkout_elsewhere?: string;
   /** A pause the user asked for that still waits (`pauseWaiting`): What to Do Next says it first. */
   pause_waiting?: PauseWaiting | null;
+  /**
+   * The agent the briefing goes to (`claude-code`, `codex`; a hook's handover): another agent's last message is named
+   * as its, and this agent's own usage limit still in force is said. Absent: not known (`baton context`).
+   */
+  briefed_agent?: string | null;
 };
 
 /**
@@ -184,6 +189,8 @@ export interface ResumeContext {
   total_sessions: number;
   /** The workflow is over (completed, failed, cancelled): the context recaps what it did, nothing is to go on with. */
   finished: TerminalStatus | null;
+  /** The agent the briefing goes to, when known (`ContextWorkflow.briefed_agent`). */
+  briefed_agent?: string;
   /** What the user asked: the first request (the issue) and the later ones, in their words. */
   goal: Goal;
   /** The tasks counted as `taskCounts` counts them: `done` never holds a skipped one. */
@@ -300,6 +307,11 @@ export interface ResumeContext {
     title: string | null;
     description: string | null;
     ended_because: string;
+    /**
+     * The briefed agent's own usage limit, in words, while it is in force and `ended_because` does not say it (another
+     * agent worked since: Codex went on while Claude Code waited for its reset). Absent otherwise.
+     */
+    own_limit?: string;
     /**
      * The user's latest request (a later one, not the issue) was said after the task list last changed, and the
      * context has room to say so.
@@ -524,8 +536,14 @@ export function compileResumeContext(
     ? null
     : commitsSinceStarted(next, snap.side_effects ?? [], limits.commit_subject_chars);
   const cut = cutTurn(snap);
+  // a limit's reset already past when the context is made (else when the snapshot was taken) is said so
+  const now = new Date(workflow?.now ?? snap.created_at);
+  const stop = turnStop(snap.summaries, snap.requests.at(-1), now);
+  const briefed = workflow?.briefed_agent ?? null;
+  const own = briefed ? limitInForce(snap.summaries, snap.requests, now, briefed) : null;
   return {
     schema_version: 1,
+    ...(briefed ? { briefed_agent: briefed } : {}),
     workflow_id: snap.workflow_id,
     snapshot_id: snap.id,
     session_number: sessionNumber,
@@ -657,10 +675,11 @@ export function compileResumeContext(
       // snapshot's trigger and reason, a usage limit's or an API error's reason alone (it names it: "usage_limit: usage
       // limit")
       ended_because:
-        turnStop(snap.summaries, snap.requests.at(-1), new Date(workflow?.now ?? snap.created_at)) ??
+        stop ??
         ((snap.trigger === 'usage_limit' || snap.trigger === 'api_error') && snap.pause_reason
           ? snap.pause_reason
           : `${snap.trigger}${snap.pause_reason ? `: ${snap.pause_reason}` : ''}`),
+      ...(own && own !== stop ? { own_limit: own } : {}),
       latest_request_first: limits.newer_request_note > 0 && requestAfterList(snap) && !answered(snap),
       request_after_list: requestAfterList(snap),
       newer_request_note: limits.newer_request_note > 0,

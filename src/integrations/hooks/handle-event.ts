@@ -646,8 +646,9 @@ async function continuing(ctx: HookContext, t: StartResult): Promise<string | nu
   const end = done
     ? `if that work is over, \`baton complete -w ${t.workflow_id}\` completes it`
     : `if this conversation is for other work, \`baton abandon -w ${t.workflow_id}\` ends that workflow`;
-  // the last session stopped on a usage limit: whether it has lifted is what the user asks first
-  const limit = s.usage_limit ? `; its last session was ${s.usage_limit}` : '';
+  // a usage limit holds (the last session's, or that of the agent another one went on for): whether it has lifted is
+  // what the user asks first; the words name whose it is
+  const limit = s.usage_limit ? `; the work was ${s.usage_limit}` : '';
   // a stopped workflow this start resumed: how it had stopped (a pause the user asked for, a crash noticed)
   const from = t.resumed_from;
   const was = from ? `, which was ${from.status}${from.reason ? ` (${clip(from.reason, 80)})` : ''},` : '';
@@ -841,7 +842,7 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
       const theirs = t.teammates?.length ? teammatesNote(t.teammates) : null;
       const limitAhead =
         t.limit_in_force && !limited.length && !goingOn
-          ? `Baton: this workflow's last turn was ${t.limit_in_force}; until then the agent may stop again at once`
+          ? `Baton: the work was ${t.limit_in_force}; until then the agent may stop again at once`
           : null;
       const tells = [
         limitAhead,
