@@ -314,7 +314,9 @@ export class Queries {
        * Tasks left in progress that the agent's last message says are over, with the line that says it: probably done,
        * as the briefing says them, for the next session to check (none of a finished workflow: those are left open).
        */
-      probably_done: over ? [] : probablyDoneTasks(s.summaries?.last_message, s.tasks),
+      probably_done: over
+        ? []
+        : probablyDoneTasks({ summaries: s.summaries, asked: s.recent_requests?.at(-1) }, s.tasks),
       /** The agent session each recent Baton session follows, when a hook tied them (a gone agent is named by it). */
       agent_sessions: agentSessionsOf(s),
       /** The open tasks left from an earlier plan, when nothing else is open: to check whether still needed. */

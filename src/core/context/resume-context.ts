@@ -585,7 +585,9 @@ export function compileResumeContext(
       .filter((t) => t.status !== 'done' && t.status !== 'skipped')
       .map((t) => {
         // a finished workflow's task left open is not gone on with: nothing to check
-        const said = finished ? null : probablyDone(snap.summaries?.last_message, t);
+        const said = finished
+          ? null
+          : probablyDone({ summaries: snap.summaries, asked: snap.requests.at(-1) }, t);
         return {
           id: t.id,
           title: title(t.title),

@@ -1,13 +1,20 @@
 import { words } from '../similarity.js';
 import { sentencesOf } from '../sentences.js';
 import { appDirective } from '../message-ends.js';
+import { turnStoppedBy } from '../turn-stop.js';
+
+type Stopped = NonNullable<Parameters<typeof turnStoppedBy>[0]>;
+type Asked = Parameters<typeof turnStoppedBy>[1];
 
 /** Words that say a piece of work is over: "Verification passed", "Added retries ...", "Tests pass". */
 const over =
   /\b(?:pass(?:ed|es|ing)?|done|complete[ds]?|finished|succeed(?:ed|s)?|green|added|adds|implemented|fixed|updated|wrote|written|created|removed|merged|pushed|committed|migrated|renamed|verified)\b/i;
-/** Words that say it is not, or only in part: "still failing", "not done", "half written", "left to do", "next I'll". */
+/**
+ * Words that say it is not, or only in part: "still failing", "not done", "half written", "left to do", "next I'll",
+ * or that announce more of it ("divide is written; now I'll add its tests", "let me run them").
+ */
 const notOver =
-  /\b(?:half|partly|partial(?:ly)?|part of|some of|so far|started|begun|in progress|not|no longer|still|fail(?:ed|s|ing)?|error|todo|remaining|left to|next|will|won't|cannot|can't|couldn't|didn't|haven't|hasn't|pending|blocked|skipped)\b|\?/i;
+  /\b(?:half|partly|partial(?:ly)?|part of|some of|so far|started|begun|in progress|not|no longer|still|fail(?:ed|s|ing)?|error|todo|remaining|left to|next|will|won't|cannot|can't|couldn't|didn't|haven't|hasn't|pending|blocked|skipped|let me|let's|going to)\b|\b(?:I|we)['’]ll\b|\?/i;
 /** Words of a task's title too common to tie it to a line: the verbs any step begins with. */
 const common = new Set([
   'run',
@@ -72,22 +79,29 @@ interface TaskSaid {
 
 /**
  * A task left in progress that the agent's last message says is over (`saidDone`): the line that says so, when its
- * turn ended on that message after the task started; null for another task, or a message cut mid-turn. The one
- * reading of "probably done" that the briefing, `baton status` and the dashboard all show.
+ * turn ended on that message after the task started; null for another task, a message cut mid-turn, or a turn that
+ * something other than the agent stopped (a usage limit, an API error, a full context: `turnStoppedBy` the user's
+ * latest request, `asked`), whose last message was said on the way. The one reading of "probably done" that the
+ * briefing, `baton status` and the dashboard all show.
  */
-export function probablyDone(last: LastSaid | null | undefined, t: TaskSaid): string | null {
+export function probablyDone(
+  said: { summaries?: Stopped & { last_message: LastSaid | null }; asked?: Asked },
+  t: TaskSaid,
+): string | null {
+  const last = said.summaries?.last_message;
   if (t.status !== 'in_progress' || !last || last.turn_ended !== true || last.said_nothing === true)
     return null;
+  if (turnStoppedBy(said.summaries, said.asked) !== null) return null;
   if (t.started_at && !(Date.parse(last.timestamp) > Date.parse(t.started_at))) return null;
   return saidDone(t.title, last.text);
 }
 
 /** The tasks left in progress that the agent's last message says are over, each with the line that says it. */
 export const probablyDoneTasks = (
-  last: LastSaid | null | undefined,
+  state: Parameters<typeof probablyDone>[0],
   tasks: readonly TaskSaid[],
 ): { id: string; title: string; said: string }[] =>
   tasks.flatMap((t) => {
-    const said = probablyDone(last, t);
+    const said = probablyDone(state, t);
     return said === null ? [] : [{ id: t.id, title: t.title, said }];
   });
