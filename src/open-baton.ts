@@ -39,6 +39,8 @@ export interface LocalServiceScope {
   releaseExecutor?: ServiceOptions['releaseExecutor'];
   /** A PostgreSQL store that does not answer a first connection within this is given up on (a hook after a hung one). */
   storeAnswerWithinMs?: number;
+  /** No write waits for another process's SQLite write lock past this time (Date.now()): a hook's budget. */
+  storeWaitUntil?: number;
 }
 
 /** A run folder left behind the database, and what becomes of it: the database is whole, the next write tries again. */
@@ -66,6 +68,7 @@ export async function openLocalService(
     durability: settings.durability,
     onLockWait: (line) => warn(`baton: ${line}`),
     ...(scope.storeAnswerWithinMs === undefined ? {} : { answerWithinMs: scope.storeAnswerWithinMs }),
+    ...(scope.storeWaitUntil === undefined ? {} : { waitUntil: scope.storeWaitUntil }),
   });
   const service = new BatonService(store, git, {
     pauseTimeoutMs: settings.pauseTimeoutMs,

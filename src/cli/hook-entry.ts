@@ -104,6 +104,9 @@ interface Finished {
 /** The same news however its counts moved (a checkpoint's age, a version, a byte offset): told once, not each time. */
 export const sameNote = (a: string, b: string) => a.replace(/\d+/g, '#') === b.replace(/\d+/g, '#');
 
+/** What a hook keeps of its budget to answer once a write gave up waiting for the store's lock. */
+const ANSWER_MS = 500;
+
 /** Runs one hook; always resolves to exit code 0. */
 export async function runHookCommand(argv: string[], io: HookIo): Promise<number> {
   // process.hrtime, not performance.now(): the global `performance` loads Node.js's perf_hooks on its first use
@@ -352,6 +355,8 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
   } catch (e) {
     return finish({ outcome: 'failed', note: errorLine(e), output: null });
   }
+  // the budget counts from the process's start (the agent's timeout does), its start-up and the input read included
+  const left = Math.max(0, budget.ms - process.uptime() * 1000);
   const timer = setTimeout(() => {
     finish({
       outcome: 'timeout',
@@ -359,7 +364,7 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
       output: null,
     });
     process.exit(0);
-  }, budget.ms);
+  }, left);
   timer.unref();
   try {
     await interpretSchemas();
@@ -377,6 +382,8 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
       missed,
       unansweredSince,
       outage,
+      // a write waiting for a SQLite lock blocks the timer above: it gives up in time for the hook to answer why
+      Date.now() + left - ANSWER_MS,
     );
     return finish({ ...r, reached: true });
   } catch (e) {

@@ -36,6 +36,7 @@ export async function runHookEvent(
   missedBriefing: string | null = null,
   unansweredSince: string | null = null,
   outage: Outage | null = null,
+  waitUntil: number | null = null,
 ): Promise<HookResult> {
   // what a hook records is the agent session's: its actor is the agent (unless BATON_ACTOR or the config names one)
   const settings = loadSettings(
@@ -62,6 +63,8 @@ export async function runHookEvent(
         // a hook here went unanswered moments ago: a database that does not answer its first connection soon is
         // not waited for either
         ...(unansweredSince ? { storeAnswerWithinMs: HEALTH_CHECK_MS } : {}),
+        // a write waits for another process's lock only while the hook's budget lasts (its answer then says why)
+        ...(waitUntil === null ? {} : { storeWaitUntil: waitUntil }),
       })
       .catch((e: unknown) => {
         const silent = BatonError.isInstance(e) && e.details?.unanswered === true;

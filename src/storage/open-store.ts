@@ -9,6 +9,8 @@ export interface OpenStoreOptions {
   answerWithinMs?: number;
   /** SQLite: where a write that waits for another process's write lock says so (default: standard error). */
   onLockWait?: (line: string) => void;
+  /** SQLite: no write waits for another process's write lock past this time (WriteLockOptions.waitUntil). */
+  waitUntil?: number;
 }
 
 import { isPostgresUrl } from '../core/database-url.js';
@@ -29,6 +31,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     return new SqliteStore(options.database, {
       durability: options.durability,
       ...(options.onLockWait ? { onLockWait: options.onLockWait } : {}),
+      ...(options.waitUntil === undefined ? {} : { waitUntil: options.waitUntil }),
     });
   } catch (e) {
     throw sqliteDriverError(e);

@@ -186,6 +186,27 @@ describe('a SQLite write while another process holds the write lock', () => {
 });
 
 describe('the wait of a WriteLock', () => {
+  it("ends by its waitUntil (a hook's budget) when that comes first, even before the silent part of it", async () => {
+    const { path, store } = await filledStore({ onLockWait: () => undefined });
+    await store.close();
+    await holdWriteLock(path);
+    for (const ms of [800, 2500]) {
+      const started = Date.now();
+      const lock = new WriteLock(path, { waitUntil: started + ms, onLockWait: () => undefined });
+      expect(() => lock.write(() => lock.db.prepare('DELETE FROM events').run())).toThrow(refused(path));
+      const took = Date.now() - started;
+      expect(took).toBeGreaterThanOrEqual(ms - 50);
+      expect(took).toBeLessThan(ms + 1000);
+      // past it, a write tries once without waiting
+      const again = Date.now();
+      expect(() => lock.write(() => lock.db.prepare('DELETE FROM events').run())).toThrow(refused(path));
+      expect(Date.now() - again).toBeLessThan(500);
+      lock.db.close();
+    }
+    releaseLocks();
+    expect((contents(path).events ?? []).length).toBeGreaterThan(0);
+  });
+
   it('runs again until the lock is free, where SQLite answers busy at once', async () => {
     const path = join(tempDir('baton-busy-'), 'baton.db');
     await holdWriteLock(path, { forMs: 300 });

@@ -159,6 +159,9 @@ async function importNew(
       }
   } catch (e) {
     // an empty transcript, or one whose first line is still being written: the next hook reads it
+    // a store out of reach (a server down, a database kept locked) fails this hook, as in the catch-up: the rest of its
+    // work would wait again, and the outage goes on (the next hook reads what this one could not)
+    if (BatonError.isInstance(e) && e.code === 'unavailable') throw e;
     if (BatonError.isInstance(e) && e.details.nothing_yet === true)
       return {
         note: 'nothing new in the transcript (nothing written yet)',

@@ -12,6 +12,11 @@ export interface WriteLockOptions {
   busyTimeoutMs?: number;
   /** Where a write that has waited SILENT_WAIT_MS for the lock says so, once (default: standard error). */
   onLockWait?: (line: string) => void;
+  /**
+   * The time (as Date.now()) no write waits past, when it comes before busyTimeoutMs runs out: a hook's budget, which
+   * no timer can keep while a write waits (a write after it tries once, without waiting).
+   */
+  waitUntil?: number;
 }
 
 /**
@@ -26,6 +31,7 @@ export class WriteLock {
   private readonly busyMs: number;
   private readonly silentMs: number;
   private readonly say: (line: string) => void;
+  private readonly until: number;
 
   constructor(
     readonly location: string,
@@ -34,6 +40,7 @@ export class WriteLock {
     this.busyMs = options.busyTimeoutMs ?? 10_000;
     this.silentMs = Math.min(SILENT_WAIT_MS, this.busyMs);
     this.say = options.onLockWait ?? lockWaitToStderr;
+    this.until = options.waitUntil ?? Infinity;
     this.db = new Database(location, { timeout: this.silentMs });
   }
 
@@ -53,11 +60,14 @@ export class WriteLock {
   /** `write`, throwing the driver's own error when the wait runs out (opening says it its own way: openFailure). */
   waitFor<T>(write: () => T): T {
     const start = Date.now();
-    const deadline = start + this.busyMs;
+    const deadline = Math.min(start + this.busyMs, this.until);
     let timeout = this.silentMs;
     let told = false;
     let pause = 5;
     try {
+      // a wait that must end sooner than the silent part of it (waitUntil)
+      if (deadline - start < timeout)
+        this.db.pragma(`busy_timeout = ${(timeout = Math.max(0, deadline - start))}`);
       for (;;) {
         const tried = Date.now();
         try {
