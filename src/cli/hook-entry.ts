@@ -17,7 +17,7 @@ import {
   type TranscriptRead,
 } from '../integrations/hooks/hook-log.js';
 import { hookFolder } from '../integrations/hooks/hook-cwd.js';
-import { outageReminder } from '../integrations/hooks/outage.js';
+import { damagedReminder, outageReminder } from '../integrations/hooks/outage.js';
 import { agentProcess } from '../integrations/hooks/agent-process.js';
 import { spuriousStartup } from '../integrations/hooks/resumed-launch.js';
 import { subAgentFileOf } from '../integrations/hooks/sub-agent-call.js';
@@ -99,6 +99,8 @@ interface Finished {
   unreachable?: true;
   /** Its answer came from Baton's store: an outage, if one was under way, is over. */
   reached?: true;
+  /** The store out of reach is this SQLite file, damaged: said again at each session start, with the way back. */
+  damaged?: string;
 }
 
 /** The same news however its counts moved (a checkpoint's age, a version, a byte offset): told once, not each time. */
@@ -166,7 +168,11 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
       const message = `Baton: the ${event || 'unknown'} hook ${r.outcome === 'timeout' ? 'ran out of time' : 'failed'}: ${r.note}. Run \`baton doctor\` in this repository.`;
       // the store out of reach was said whole at the outage's first hook: a new conversation gets a line, others nothing
       if (r.unreachable && outage) {
-        if (event === 'SessionStart') output = { ...(output ?? {}), systemMessage: outageReminder(outage) };
+        if (event === 'SessionStart')
+          output = {
+            ...(output ?? {}),
+            systemMessage: r.damaged ? damagedReminder(outage, r.damaged) : outageReminder(outage),
+          };
       } else if (!repeated || event === 'SessionStart')
         output = { ...(output ?? {}), systemMessage: message };
     }
@@ -398,10 +404,13 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
           }
         : null;
     // a BatonError's details (read by their shape: this file stays small)
-    const unanswered =
-      (e as { details?: { unanswered?: unknown } }).details?.unanswered === true
-        ? { unanswered: true as const }
+    const details = (e as { details?: { unanswered?: unknown; cause?: unknown; database?: unknown } })
+      .details;
+    const damaged =
+      details?.cause === 'damaged' && typeof details.database === 'string'
+        ? { damaged: details.database }
         : {};
+    const unanswered = details?.unanswered === true ? { unanswered: true as const } : {};
     // a store or server out of reach loses nothing the agent wrote: said, as a hook that did not wait for one says it
     const outOfReach =
       (e as { code?: unknown }).code === 'unavailable' && !/answers again/.test(failure)
@@ -414,6 +423,7 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
       note: `${failure}${outOfReach}`,
       output,
       ...unanswered,
+      ...damaged,
       ...((e as { code?: unknown }).code === 'unavailable' ? { unreachable: true as const } : {}),
     });
   } finally {

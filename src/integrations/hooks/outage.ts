@@ -14,3 +14,10 @@ export const outageReminder = (o: Outage) =>
 /** Said by the first hook that reaches the store again: the outage is over, and what was read of the time away. */
 export const outageOver = (o: Outage, read: string | null) =>
   `Baton reaches its store again (its hooks here could not since ${when(o.since)})${read ? `: ${read}` : ''}`;
+
+/**
+ * The line a new conversation gets while the database stays damaged (the outage's cause now): a damaged file never
+ * answers again on its own, so the way back is said again, briefly.
+ */
+export const damagedReminder = (o: Outage, database: string) =>
+  `Baton still cannot open its database (since ${when(o.since)}): ${database} is damaged and does not mend on its own: move it aside (\`mv ${database} ${database}.damaged\`), then \`baton rebuild --from-disk <worktree>\` brings the workflows back from their run folders; this session's work is read once it answers again`;

@@ -56,8 +56,8 @@ function failure(doing: 'open' | 'write to', location: string, e: unknown): Bato
   return new BatonError(
     'unavailable',
     `cannot ${doing} the SQLite database ${location}: ${(e as Error).message}${hint}`,
-    // a cause named here is one the message already says what to do about
-    cause ? { cause } : {},
+    // a cause named here is one the message already says what to do about (a hook's reminder names the file again)
+    cause ? { cause, database: location } : {},
     { cause: e },
   );
 }
