@@ -18,11 +18,12 @@ export interface HookSpec {
 
 /**
  * Where the hooks are written, for what their commands say when their program is not found (`notFoundNote`): the
- * file's name, and whether it is committed with the repository or, this machine's own, the `baton init` that names
- * Baton by its path.
+ * file's name, the `baton init --undo` that takes them out, and whether it is committed with the repository or, this
+ * machine's own, the `baton init` that names Baton by its path.
  */
-export type HooksFileOf =
-  { file: string; committed: true } | { file: string; committed: false; rewrite: string };
+export type HooksFileOf = { file: string; undo: string } & (
+  { committed: true } | { committed: false; rewrite: string }
+);
 
 /**
  * Baton's hooks for an agent. Session starts match every source (a new one is never a reason to skip); tool hooks
@@ -40,7 +41,7 @@ export function hookSpecs(
   const bare = !isAbsolute(cmd.program) && !cmd.program.includes('${');
   const note =
     where && (where.committed || bare)
-      ? notFoundNote(cmd.program, where.file, where.committed ? null : where.rewrite)
+      ? notFoundNote(cmd.program, where.file, where.committed ? null : where.rewrite, where.undo)
       : null;
   return hookEventsFor(agent, version).map((event) => {
     const rest = ['hook', event, ...(agent === 'codex' ? ['--agent', 'codex'] : [])];

@@ -223,14 +223,16 @@ function initWorktree(input: InitInput, claude: ReturnType<typeof claudeVersion>
     // an older Claude Code rejects a settings file naming an event it does not know (and loses every hook in it)
     const { version, unread } = agent === 'claude-code' && claude ? claude : { version: null, unread: null };
     const shown = inside(root, files.hooks) ? relative(root, files.hooks) : files.hooks;
+    // a committed file says what takes the team's set-up out, whichever set-up wrote it (its text is the same)
+    const undo = `baton init --undo${committed(files.hooks) ? ' --shared' : scope === 'local' ? '' : ` --${scope}`}`;
     const by = input.installed ? `"${commandLine(input.installed, [])}"` : '"<node> <path of bin/baton.js>"';
     const specs = hookSpecs(
       agent,
       commandFor(files.hooks),
       version,
       committed(files.hooks)
-        ? { file: shown, committed: true }
-        : { file: shown, committed: false, rewrite: `${initCommand(scope, agent)} --command ${by}` },
+        ? { file: shown, undo, committed: true }
+        : { file: shown, undo, committed: false, rewrite: `${initCommand(scope, agent)} --command ${by}` },
     );
     const left = hookSpecs(agent, input.command).filter((h) => !specs.some((s) => s.event === h.event));
     let unchanged;
