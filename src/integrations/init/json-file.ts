@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { invalidInput } from '../../core/index.js';
+import { DEFAULT_STYLE, formatJson, jsonStyle } from './json-style.js';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -21,11 +22,16 @@ export function readJsonObject(path: string): JsonObject {
   return parsed as JsonObject;
 }
 
-/** Writes atomically (a temporary file renamed over it), two-space indented like the agents write theirs. */
+/**
+ * Writes atomically (a temporary file renamed over it), laid out as the file was (`jsonStyle`: its indentation, one
+ * line or not, its final newline), so what Baton adds and later takes out again leaves the rest of it byte for byte;
+ * a new file two-space indented, like the agents write theirs.
+ */
 export function writeJsonObject(path: string, value: JsonObject): void {
   mkdirSync(dirname(path), { recursive: true });
+  const style = existsSync(path) ? jsonStyle(readFileSync(path, 'utf8')) : DEFAULT_STYLE;
   const tmp = `${path}.baton-tmp`;
-  writeFileSync(tmp, `${JSON.stringify(value, null, 2)}\n`);
+  writeFileSync(tmp, formatJson(value, style));
   renameSync(tmp, path);
 }
 

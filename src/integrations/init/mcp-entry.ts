@@ -115,13 +115,17 @@ function writeText(path: string, text: string) {
   renameSync(tmp, path);
 }
 
+/**
+ * The text without Baton's block: what `addMcp` wrote taken out, and only that (the block, its final newline, and the
+ * blank line it put before it), so the file gets its own text back, whatever Codex or the user wrote after it since.
+ */
 function withoutTomlBlock(text: string): { text: string; found: boolean } {
   const start = text.indexOf(TOML_BEGIN);
   const end = text.indexOf(TOML_END, start);
   if (start < 0 || end < 0) return { text, found: false };
   const after = text.slice(end + TOML_END.length).replace(/^\n/, '');
-  const before = text.slice(0, start).replace(/\n+$/, start > 0 ? '\n' : '');
-  return { text: before + (before && after ? '\n' : '') + after, found: true };
+  const before = text.slice(0, start);
+  return { text: before.endsWith('\n\n') ? before.slice(0, -1) + after : before + after, found: true };
 }
 
 /** The `baton` server a parsed config.toml defines, in any form (a table, quoted or not, inline, dotted keys). */
