@@ -307,12 +307,13 @@ export function registerInitCommands(program: Command, rt: Runtime) {
                       "(removed: Baton's part taken out of a file that stays; deleted: a file `baton init` created, empty without it)",
                     ]
                   : []),
+                ...noteLines(changes),
                 ...(leaves ? undoLeavesLines(leaves, inUse, (p) => show(root, home, p)) : []),
               ].join('\n');
             const out = [
               `Baton is set up for ${agents.map(agentLabel).join(' and ')} in ${root} (${scopesSaid(changes)}):`,
               ...lines,
-              ...[...new Set(changes.flatMap((c) => (c.note ? [c.note] : [])))].map((n) => `Note: ${n}.`),
+              ...noteLines(changes),
               ...warnings.map((w) => `Warning: ${w.replace(/\.$/, '')}.`),
             ];
             if (found?.length === 0) out.push(noAgentFound(scope, root, home, rt.env));
@@ -683,3 +684,7 @@ function unreachableStore(e: Error, store: StoreInUse): string {
   if ((e as { details?: { cause?: unknown } }).details?.cause) return why;
   return `${why}: make that folder writable, or point BATON_HOME (or --home, or BATON_DATABASE_URL) at one you can write`;
 }
+
+/** The notes of the changes, each once. */
+const noteLines = (changes: readonly InitChange[]) =>
+  [...new Set(changes.flatMap((c) => (c.note ? [c.note] : [])))].map((n) => `Note: ${n}.`);

@@ -46,6 +46,16 @@ export function addExclude(root: string, path: string): boolean {
   return true;
 }
 
+/** Whether `.git/info/exclude` lists the file in the form `addExclude` writes. */
+export function hasExclude(root: string, path: string): boolean {
+  const exclude = gitPath(root, 'info/exclude');
+  return (
+    !!exclude &&
+    existsSync(exclude) &&
+    readFileSync(exclude, 'utf8').split('\n').includes(lineFor(root, path))
+  );
+}
+
 export function removeExclude(root: string, path: string): boolean {
   const exclude = gitPath(root, 'info/exclude');
   if (!exclude || !existsSync(exclude)) return false;

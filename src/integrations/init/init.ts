@@ -15,10 +15,10 @@ import {
 import { commandLine, type BatonCommand } from './hook-command.js';
 import { commandsIn, hookKeys, hookSpecs, mergeBatonHooks, removeBatonHooks } from './hooks-file.js';
 import { addBlock, instructionsBlock, removeBlock } from './instructions-block.js';
-import { isObject, readJsonObject, writeJsonObject, writeOrRemove } from './json-file.js';
+import { isObject, readJsonObject, writeJsonObject, writeOrRemove, type JsonObject } from './json-file.js';
 import { absentKeys, keptNote, pruneEmpty, valueAt, type KeyPath } from './created-keys.js';
 import { addMcp, mcpKeys, mcpRefusal, removeMcp } from './mcp-entry.js';
-import { addExclude, removeExclude, standingLookup, type GitStanding } from './git-exclude.js';
+import { addExclude, hasExclude, removeExclude, standingLookup, type GitStanding } from './git-exclude.js';
 import {
   joinKeys,
   keyRecord,
@@ -371,7 +371,8 @@ export function undo(input: UndoInput): InitChange[] {
   const changes = roots.flatMap((root) => undoWorktree({ ...input, root }, undone, left));
   // doctor then says the hooks were taken out on purpose, not that they went missing
   const at = new Date().toISOString();
-  for (const root of roots) noteUndone(input.home, root, at);
+  // not where Baton's home was removed (uninstalling): the undo would make it again for that note alone
+  if (existsSync(input.home)) for (const root of roots) noteUndone(input.home, root, at);
   // the objects Baton's servers were in that init made (`projects` may hold every worktree's entry), once all are undone
   changes.push(...pruneServers(left.servers));
   // the files and folders init made that the worktrees shared (~/.claude.json, ~/.codex/), once all are undone; a
@@ -451,8 +452,22 @@ interface LeftServers {
   keys: KeyPath[];
   /** The one holding the servers, when the manifest records that init made it: said when it is kept. */
   servers: KeyPath | null;
+  /**
+   * Without a record of the set-up: the object holding the servers, taken out once empty only when nothing else is
+   * beside it (a shell Baton made; Claude Code writes an empty `mcpServers` itself beside its other keys).
+   */
+  lone?: KeyPath;
   line: Omit<InitChange, 'change'>;
 }
+
+/** Whether the key holds an empty object with nothing beside it. */
+const isLone = (doc: JsonObject, key: KeyPath) => {
+  const holder = valueAt(doc, key.slice(0, -1));
+  const value = valueAt(doc, key);
+  return (
+    isObject(holder) && Object.keys(holder).length === 1 && isObject(value) && !Object.keys(value).length
+  );
+};
 
 const sameKey = (a: KeyPath, b: KeyPath) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -463,10 +478,8 @@ function pruneServers(left: readonly LeftServers[]): InitChange[] {
     if (!existsSync(file)) continue;
     const its = left.filter((l) => l.file === file);
     const doc = readJsonObject(file);
-    const { pruned, kept } = pruneEmpty(
-      doc,
-      its.flatMap((l) => l.keys),
-    );
+    const lone = its.flatMap((l) => (l.lone && isLone(doc, l.lone) ? [l.lone] : []));
+    const { pruned, kept } = pruneEmpty(doc, [...its.flatMap((l) => l.keys), ...lone]);
     if (pruned.length) writeJsonObject(file, doc);
     for (const { servers, line } of its)
       if (servers && kept.some((k) => sameKey(k, servers))) {
@@ -492,6 +505,11 @@ function undoWorktree(input: UndoInput, undone: readonly string[], left: Left): 
   const record = keyRecord(m);
   const changes: InitChange[] = [];
   const tracked = trackedAmong(root, [...agentPaths(agents, scope, root, homes), ...created]);
+  // no record of the set-up (Baton's home removed, or never this Baton's): a file left holding nothing but Baton's
+  // part is taken for one init made (deleted, unless git tracks it), as are the exclude lines naming the agents' files
+  const unrecorded = m === null;
+  const madeFile = (path: string) =>
+    created.has(path) || (unrecorded && !(inside(root, path) && tracked(path)));
   const line = (c: Omit<InitChange, 'worktree' | 'scope' | 'change'>, mcp: InitScope | null = null) => ({
     ...c,
     worktree: root,
@@ -538,12 +556,7 @@ function undoWorktree(input: UndoInput, undone: readonly string[], left: Left): 
       const made = hookKeys(events).filter((k) => record.made(files.hooks, k));
       const { pruned, kept } = pruneEmpty(r.value, made);
       if (r.removed || (record.known && pruned.length)) {
-        const done = writeOrRemove(
-          files.hooks,
-          r.value,
-          created.has(files.hooks),
-          m?.originals?.[files.hooks],
-        );
+        const done = writeOrRemove(files.hooks, r.value, madeFile(files.hooks), m?.originals?.[files.hooks]);
         change({
           agent,
           what: 'hooks',
@@ -589,19 +602,22 @@ function undoWorktree(input: UndoInput, undone: readonly string[], left: Left): 
         const servers = all.at(-1);
         left.servers.push({
           file: files.mcp.path,
-          keys,
+          // without a record: the outer objects (`projects`, the project's entry) once empty, the servers' when alone
+          keys: unrecorded && removed ? all.slice(0, -1) : keys,
           servers: record.known && servers && keys.includes(servers) ? servers : null,
+          ...(unrecorded && removed && servers ? { lone: servers } : {}),
           line: line({ agent, what: 'mcp', path: files.mcp.path }, mcpScope),
         });
       }
       // another worktree's undo may have taken the entry out of the file this one made
-      if (created.has(files.mcp.path)) left.files.push(files.mcp.path);
+      if (created.has(files.mcp.path) || (unrecorded && removed && madeFile(files.mcp.path)))
+        left.files.push(files.mcp.path);
     }
     if (
       !keptForTeam(agent, 'instructions', files.instructions) &&
       removeBlock(files.instructions) === 'removed'
     ) {
-      const deleted = created.has(files.instructions) && deleteIfEmpty(files.instructions);
+      const deleted = madeFile(files.instructions) && deleteIfEmpty(files.instructions);
       change({
         agent,
         what: 'instructions',
@@ -612,9 +628,22 @@ function undoWorktree(input: UndoInput, undone: readonly string[], left: Left): 
   }
   for (const path of m?.excluded ?? []) left.excluded.push({ root, path });
   left.dirs.push(...[...created].filter((p) => !p.includes('#') && isDir(p)));
+  if (unrecorded) {
+    const paths = agentPaths(agents, scope, root, homes);
+    if (scope === 'local')
+      for (const path of paths.filter((p) => inside(root, p) && hasExclude(root, p)))
+        left.excluded.push({ root, path });
+    // the folders of the files deleted, once empty (`.claude`, `.codex`, ~/.codex)
+    left.dirs.push(...new Set(paths.map((p) => dirname(p)).filter((d) => d !== root && d !== homes.home)));
+    if (changes.length) changes[0]!.note = unrecordedNote(manifestPath(input.home, root, scope));
+  }
   rmSync(mPath, { force: true });
   return changes;
 }
+
+/** What an undo without the record of the set-up says it did, and what it could not tell. */
+const unrecordedNote = (manifest: string) =>
+  `no record of this set-up in Baton's home (${manifest}; removed with it?): Baton's entries were found by their commands and markers and taken out, a file or folder left empty without them deleted (unless git tracks it), and the exclude lines naming the agents' files removed; an empty \`mcpServers\` beside other keys stays (Claude Code writes one itself), and a file that was there before, empty, could not be told from one Baton made`;
 
 /**
  * The other set-ups (their manifests in Baton's home, those in `own` left out) whose repository still exists. The
