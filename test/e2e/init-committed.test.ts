@@ -143,7 +143,7 @@ describe('baton init, the files committed with the repository', () => {
       const missing = runHook(hookOf(file, 'SessionStart'), repo, { ...env, PATH: bare }, start, shell);
       expect(missing.code, missing.stderr).toBe(0);
       expect(JSON.parse(missing.stdout)).toEqual({
-        systemMessage: `Baton: this repository has hooks that follow sessions (${shown}), but \`baton\` is not installed on this machine, so this session is not recorded: install it ${install}, with Node.js 20.19 or newer; removed Baton on purpose? delete the hooks running \`baton\` from ${shown} (or, Baton installed, run \`baton init --undo --shared\`, which also takes out its MCP server and CLAUDE.md/AGENTS.md block)`,
+        systemMessage: `Baton: this repository has hooks that follow sessions (${shown}), but \`baton\` is not installed on this machine, so this session is not recorded: install it ${install}, with Node.js 20.19 or newer; removed Baton on purpose? delete the hooks running \`baton\` from ${shown} (or, Baton installed, run \`baton init --undo --shared\`, which takes out the rest of its set-up too)`,
       });
       // every other event ends quietly: the session start said it
       const stop = runHook(
@@ -283,7 +283,7 @@ describe("baton init, this machine's own hooks files", () => {
       const missing = runHook(hookOf(file, 'SessionStart'), repo, { ...env, PATH: bare }, start);
       expect(missing.code, missing.stderr).toBe(0);
       expect(JSON.parse(missing.stdout)).toEqual({
-        systemMessage: `Baton: the hooks in ${shown} run \`baton\`, which is not on the PATH this agent runs them with (one started from an IDE or a desktop app may not have your terminal's), so this session is not recorded: run \`baton init --agent ${agent} --command "${machine}"\` in a terminal, which names Baton by its path; removed Baton on purpose? delete the hooks running \`baton\` from ${shown} (or, Baton installed, run \`baton init --undo\`, which also takes out its MCP server and CLAUDE.md/AGENTS.md block)`,
+        systemMessage: `Baton: the hooks in ${shown} run \`baton\`, which is not on the PATH this agent runs them with (one started from an IDE or a desktop app may not have your terminal's), so this session is not recorded: run \`baton init --agent ${agent} --command "${machine}"\` in a terminal, which names Baton by its path; removed Baton on purpose? delete the hooks running \`baton\` from ${shown} (or, Baton installed, run \`baton init --undo\`, which takes out the rest of its set-up too)`,
       });
       // every other event ends quietly: the session start said it
       const stop = runHook(

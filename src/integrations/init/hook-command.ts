@@ -66,7 +66,7 @@ export const machinePaths = (c: BatonCommand): string[] =>
  * out where Baton was uninstalled on purpose (`undo`: the `baton init --undo` of the set-up).
  */
 export function notFoundNote(program: string, file: string, rewrite: string | null, undo: string): string {
-  const removed = `; removed Baton on purpose? delete the hooks running \`${program}\` from ${file} (or, Baton installed, run \`${undo}\`, which also takes out its MCP server and CLAUDE.md/AGENTS.md block)`;
+  const removed = `; removed Baton on purpose? delete the hooks running \`${program}\` from ${file} (or, Baton installed, run \`${undo}\`, which takes out the rest of its set-up too)`;
   return rewrite === null
     ? `Baton: this repository has hooks that follow sessions (${file}), but \`${program}\` is not installed on this machine, so this session is not recorded: install it ${INSTALL_STEPS}, with Node.js 20.19 or newer${removed}`
     : `Baton: the hooks in ${file} run \`${program}\`, which is not on the PATH this agent runs them with (one started from an IDE or a desktop app may not have your terminal's), so this session is not recorded: run \`${rewrite}\` in a terminal, which names Baton by its path${removed}`;
