@@ -1,11 +1,12 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import type { WorkflowState } from '../core/index.js';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { isTerminal, type WorkflowState } from '../core/index.js';
 import { byIsoTime } from '../core/iso-order.js';
 import { writeJsonAtomic } from './atomic-file.js';
 import { withLock } from '../storage/lock-file.js';
 import { readJsonFile } from './read-json.js';
 import { registryEntry, type RegistryEntry } from './run-documents.js';
+import { registryPath } from './run-paths.js';
 
 /**
  * Rewrites one workflow's line of the registry (`sessions.json`), keeping the other lines as they are. Several
@@ -26,4 +27,21 @@ export function updateRegistry(path: string, state: WorkflowState, now: string):
     const active = [...all].sort((a, b) => byIsoTime(String(b.updated_at), String(a.updated_at)))[0];
     writeJsonAtomic(path, { version: '1.0.0', sessions: all, last_active_session: active?.id ?? null });
   });
+}
+
+/**
+ * The unfinished workflows a runs folder's registry lists whose run folder is there: what `baton rebuild --from-disk`
+ * would bring back into a store that lost them (Baton's home emptied or replaced). None when it has no registry.
+ */
+export function unfinishedRuns(runsDir: string): { id: string; topic: string; status: string }[] {
+  const read = readJsonFile(registryPath(runsDir));
+  const sessions = read.ok ? (read.value as { sessions?: unknown }).sessions : undefined;
+  return (Array.isArray(sessions) ? (sessions as Partial<RegistryEntry>[]) : []).flatMap((s) =>
+    typeof s?.id === 'string' &&
+    typeof s.status === 'string' &&
+    !isTerminal(s.status as WorkflowState['status']) &&
+    existsSync(join(runsDir, s.id))
+      ? [{ id: s.id, topic: String(s.topic ?? ''), status: s.status }]
+      : [],
+  );
 }

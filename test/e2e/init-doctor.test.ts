@@ -1269,3 +1269,31 @@ describe('baton doctor, hooks whose command is gone', () => {
     expect(problems.join('\n')).not.toContain('npm install -g');
   });
 });
+
+describe("baton doctor, a Baton home emptied while the worktree's run folders hold its workflows", () => {
+  it('names the unfinished workflows the store lacks and `baton rebuild --from-disk`, which brings them back', async () => {
+    const { repo, env, baton } = setup();
+    expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
+    const made = await baton(['create', '--title', 'Ship the parser', '--task', 'A:Write it', '--json']);
+    const id = made.json<{ id: string }>().id;
+    const finished = (await baton(['create', '--title', 'Old work', '--json'])).json<{ id: string }>().id;
+    expect((await baton(['abandon', finished])).code).toBe(0);
+    expect((await baton(['doctor', '--json'])).json<{ problems: string[] }>().problems).toEqual([]);
+    // the home emptied (a new machine's, a `rm -rf ~/.baton`): the store starts empty, the run folders stay
+    rmSync(env.BATON_HOME, { recursive: true, force: true });
+    const lost = await baton(['doctor', '--json']);
+    expect(lost.code).toBe(1);
+    const problems = lost.json<{ problems: string[] }>().problems;
+    expect(problems).toContainEqual(
+      expect.stringMatching(
+        new RegExp(
+          `run folders \\(${join(repo, '.baton', 'runs')}\\) hold 1 unfinished workflow that .* does not: ${id} \\("Ship the parser", (pending|in_progress)\\); was Baton's home emptied or replaced\\? \`baton rebuild --from-disk ${repo}\``,
+        ),
+      ),
+    );
+    // the finished one is not asked back
+    expect(problems.join('\n')).not.toContain(finished);
+    expect((await baton(['rebuild', '--from-disk', repo])).code).toBe(0);
+    expect((await baton(['doctor', '--json'])).json<{ problems: string[] }>().problems).toEqual([]);
+  });
+});

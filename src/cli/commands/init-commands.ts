@@ -43,11 +43,18 @@ import type { Runtime } from '../runtime.js';
 import { agentLabel } from '../../core/agent-label.js';
 import { saveHomeSetting } from '../../config/config-files.js';
 import { settingReader, type Settings } from '../../config/settings.js';
-import { hooksStoreWarning, storeInUse, storeText, type StoreInUse } from '../../config/store-in-use.js';
+import {
+  hooksStoreWarning,
+  storeInUse,
+  storeName,
+  storeText,
+  type StoreInUse,
+} from '../../config/store-in-use.js';
 import type { GlobalOptions } from '../runtime.js';
 import { folderUnseenByServer } from '../server-folder.js';
 import { HttpClient, HUNG_HINT } from '../../client/http-client.js';
 import { runsDirFor } from '../../disk/index.js';
+import { unfinishedRuns } from '../../disk/registry.js';
 import { repositoryWorktrees } from '../../integrations/init/worktrees.js';
 import { localService } from '../local-service.js';
 import { SettingReader } from '../../config/setting-reader.js';
@@ -456,6 +463,18 @@ export function registerInitCommands(program: Command, rt: Runtime) {
           )
         : [];
       found.notes.push(...behind.map((b) => b.note));
+      // unfinished workflows this worktree's run folders hold that the store lacks, and no hook log remembers (Baton's
+      // home emptied or replaced): the next session start would begin afresh beside them
+      const runsDir = runsDirFor(root, settings.runsDir);
+      const lost = all
+        ? unfinishedRuns(runsDir).filter(
+            (r) => !all.some((w) => w.id === r.id) && !behind.some((b) => b.workflow.id === r.id),
+          )
+        : [];
+      if (lost.length)
+        found.problems.push(
+          `this worktree's run folders (${runsDir}) hold ${counted(lost.length, 'unfinished workflow')} that ${storeName(store)}, the store in use, does not: ${lost.map((r) => `${r.id} ("${r.topic}", ${r.status})`).join(', ')}; was Baton's home emptied or replaced? \`baton rebuild --from-disk ${root}\` brings them back into it, and the next agent session here then goes on with them`,
+        );
       // outside a repository no session start creates one (the problem above says what does); one left in another
       // store is said above, with what the next session start does
       if (all && workflows && !workflows.length && start !== null && !behind.length) {
