@@ -1,21 +1,18 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
-import { makeRepo, tempDir } from '../helpers/git-repo.js';
+import { hookWorkspace } from '../helpers/hook-workspace.js';
+import { tempDir } from '../helpers/git-repo.js';
 
 type Json = Record<string, unknown>;
 
 function workspace() {
-  const repo = makeRepo();
-  const env = { BATON_HOME: tempDir('baton-home-'), HOME: tempDir('baton-user-') };
+  const { repo, baton } = hookWorkspace();
   const hook = (event: string, fields: Json, agent?: 'codex') =>
-    runCli(['hook', event, ...(agent ? ['--agent', agent] : [])], {
-      cwd: repo,
-      env,
-      input: JSON.stringify({ cwd: repo, hook_event_name: event, ...fields }),
-    });
-  const baton = (args: string[]) => runCli(args, { cwd: repo, env });
+    baton(
+      ['hook', event, ...(agent ? ['--agent', agent] : [])],
+      JSON.stringify({ cwd: repo, hook_event_name: event, ...fields }),
+    );
   return { repo, hook, baton };
 }
 
