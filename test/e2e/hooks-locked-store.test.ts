@@ -92,7 +92,8 @@ describe('hooks while another process holds the write lock', () => {
     // its prompt, within the 8 s it keeps of its 13 s timeout
     const asked = await timed(() => codex.ask('now rename it to sum'));
     expect(asked.code).toBe(0);
-    expect(asked.took, asked.stderr).toBeLessThan(9500);
+    // its 8 s and the time to answer, with room for a loaded machine: the 10 s wait it replaced took 10.4 s
+    expect(asked.took, asked.stderr).toBeLessThan(9900);
     expect(asked.stderr).toMatch(
       /UserPromptSubmit: cannot write to the SQLite database .*: database is locked/,
     );
@@ -105,7 +106,8 @@ describe('hooks while another process holds the write lock', () => {
     );
     const interrupt = await timed(() => codex.hook('Interrupt'));
     expect(interrupt.code).toBe(0);
-    expect(interrupt.took, interrupt.stderr).toBeLessThan(3500);
+    // its 2 s and the time to answer, with room for a loaded machine: the 10 s wait it replaced took 10.9 s
+    expect(interrupt.took, interrupt.stderr).toBeLessThan(4500);
     // the store still out of reach: the outage goes on (the import failed), not said over
     expect(interrupt.stderr).toMatch(/Interrupt: cannot write to the SQLite database .*: database is locked/);
     expect(interrupt.stderr).not.toMatch(/the store answers again/);
