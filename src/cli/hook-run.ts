@@ -9,6 +9,8 @@ import type { Io } from './output.js';
 import { Runtime } from './runtime.js';
 import { HttpClient, HUNG_HINT } from '../client/http-client.js';
 import { batonCommand, commandLine } from '../integrations/init/hook-command.js';
+import { runsDirFor } from '../disk/run-paths.js';
+import { runsStoreLacks, unfinishedRuns } from '../disk/registry.js';
 
 /** How long a hook waits for the health check of a server (or a database) that went unanswered moments ago. */
 const HEALTH_CHECK_MS = 1500;
@@ -93,6 +95,13 @@ export async function runHookEvent(
         autoTrack: settings.autoTrack,
         injectMaxChars: settings.injectMaxChars,
         checkpointIntervalMs: settings.checkpointIntervalMs,
+      },
+      runsLost: async (at: string) => {
+        const runsDir = runsDirFor(at, settings.runsDir);
+        const listed = unfinishedRuns(runsDir);
+        const held = listed.length ? await client.list({ worktree: at }) : [];
+        const lost = listed.filter((r) => !held.some((w) => w.id === r.id));
+        return lost.length ? runsStoreLacks(lost, runsDir, at, "Baton's store") : null;
       },
     };
     // Hooks of one worktree run at once (Stop and SessionEnd, two terminals, hooks wired twice): one that finds the

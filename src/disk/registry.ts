@@ -8,6 +8,24 @@ import { readJsonFile } from './read-json.js';
 import { registryEntry, type RegistryEntry } from './run-documents.js';
 import { registryPath } from './run-paths.js';
 
+export interface UnfinishedRun {
+  id: string;
+  topic: string;
+  status: string;
+}
+
+/**
+ * What `baton doctor` and a session start say of the unfinished workflows a worktree's run folders hold that the store
+ * in use (`store`: how it is named there) lacks: which, and the command that brings them back.
+ */
+export const runsStoreLacks = (
+  lost: readonly UnfinishedRun[],
+  runsDir: string,
+  worktree: string,
+  store: string,
+) =>
+  `this worktree's run folders (${runsDir}) hold ${lost.length === 1 ? '1 unfinished workflow' : `${lost.length} unfinished workflows`} that ${store} does not: ${lost.map((r) => `${r.id} ("${r.topic}", ${r.status})`).join(', ')}; was Baton's home emptied or replaced? \`baton rebuild --from-disk ${worktree}\` brings them back into it`;
+
 /**
  * Rewrites one workflow's line of the registry (`sessions.json`), keeping the other lines as they are. Several
  * processes update it (a CLI beside a server, agents' hooks), so the read-modify-write cycle runs under a lock
@@ -33,7 +51,7 @@ export function updateRegistry(path: string, state: WorkflowState, now: string):
  * The unfinished workflows a runs folder's registry lists whose run folder is there: what `baton rebuild --from-disk`
  * would bring back into a store that lost them (Baton's home emptied or replaced). None when it has no registry.
  */
-export function unfinishedRuns(runsDir: string): { id: string; topic: string; status: string }[] {
+export function unfinishedRuns(runsDir: string): UnfinishedRun[] {
   const read = readJsonFile(registryPath(runsDir));
   const sessions = read.ok ? (read.value as { sessions?: unknown }).sessions : undefined;
   return (Array.isArray(sessions) ? (sessions as Partial<RegistryEntry>[]) : []).flatMap((s) =>

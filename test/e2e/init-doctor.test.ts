@@ -1293,6 +1293,17 @@ describe("baton doctor, a Baton home emptied while the worktree's run folders ho
     );
     // the finished one is not asked back
     expect(problems.join('\n')).not.toContain(finished);
+    // an agent session started here meanwhile is followed as a new workflow, and its user told of the lost ones
+    const start = await baton(
+      ['hook', 'SessionStart'],
+      JSON.stringify({ cwd: repo, session_id: 'S1', hook_event_name: 'SessionStart', source: 'startup' }),
+    );
+    expect(start.code).toBe(0);
+    expect((JSON.parse(start.stdout) as { systemMessage: string }).systemMessage).toMatch(
+      new RegExp(
+        `Baton: this worktree's run folders \\(${join(repo, '.baton', 'runs')}\\) hold 1 unfinished workflow that Baton's store does not: ${id} \\("Ship the parser", [a-z_]+\\); was Baton's home emptied or replaced\\? \`baton rebuild --from-disk ${repo}\` brings them back into it; this session is followed as a new workflow, wf-\\S+ meanwhile`,
+      ),
+    );
     expect((await baton(['rebuild', '--from-disk', repo])).code).toBe(0);
     expect((await baton(['doctor', '--json'])).json<{ problems: string[] }>().problems).toEqual([]);
   });

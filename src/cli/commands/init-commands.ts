@@ -54,7 +54,7 @@ import type { GlobalOptions } from '../runtime.js';
 import { folderUnseenByServer } from '../server-folder.js';
 import { HttpClient, HUNG_HINT } from '../../client/http-client.js';
 import { runsDirFor } from '../../disk/index.js';
-import { unfinishedRuns } from '../../disk/registry.js';
+import { runsStoreLacks, unfinishedRuns } from '../../disk/registry.js';
 import { repositoryWorktrees } from '../../integrations/init/worktrees.js';
 import { localService } from '../local-service.js';
 import { SettingReader } from '../../config/setting-reader.js';
@@ -473,7 +473,7 @@ export function registerInitCommands(program: Command, rt: Runtime) {
         : [];
       if (lost.length)
         found.problems.push(
-          `this worktree's run folders (${runsDir}) hold ${counted(lost.length, 'unfinished workflow')} that ${storeName(store)}, the store in use, does not: ${lost.map((r) => `${r.id} ("${r.topic}", ${r.status})`).join(', ')}; was Baton's home emptied or replaced? \`baton rebuild --from-disk ${root}\` brings them back into it, and the next agent session here then goes on with them`,
+          `${runsStoreLacks(lost, runsDir, root, `${storeName(store)}, the store in use,`)}, and the next agent session here then goes on with them`,
         );
       // outside a repository no session start creates one (the problem above says what does); one left in another
       // store is said above, with what the next session start does

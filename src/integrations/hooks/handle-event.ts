@@ -66,6 +66,11 @@ export interface HookContext {
    * asked only by the briefing that names a command, not by every hook.
    */
   cli?: () => string;
+  /**
+   * The unfinished workflows the worktree's run folders hold that the store lacks (Baton's home emptied or replaced),
+   * in words with the command that brings them back; null when none. Asked by a session start that made a workflow.
+   */
+  runsLost?: (worktree: string) => Promise<string | null>;
 }
 
 export interface HookResult {
@@ -839,6 +844,9 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
           ? (await import('../init/init.js')).worktreesNotSetUp(ctx.home, ctx.worktree)
           : [];
       const unwired = missing.length ? (await import('../init/init.js')).notSetUpNote(missing) : null;
+      // a new workflow beside unfinished ones the run folders hold and the store lacks (Baton's home emptied)
+      const lostRuns =
+        t.outcome === 'created' && ctx.worktree ? ((await ctx.runsLost?.(ctx.worktree)) ?? null) : null;
       // a limit still in force: the agent may stop again at once (the briefing says it too, to the agent; a new
       // conversation is told it with the work it goes on with)
       // another person's unfinished work here (a teammate's clone at this path, or this branch in theirs): pointed to
@@ -863,6 +871,8 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
         goingOn,
         theirs?.tell,
         unwired,
+        lostRuns &&
+          `Baton: ${lostRuns}; this session is followed as a new workflow, ${t.workflow_id} meanwhile`,
       ].filter(Boolean);
       const told = tells.length ? { tell: tells.join('. ') } : {};
       const before = [
