@@ -1,8 +1,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
-import { gitIn, makeRepo, tempDir } from '../helpers/git-repo.js';
+import { gitIn } from '../helpers/git-repo.js';
+import { hookWorkspace } from '../helpers/hook-workspace.js';
 
 /**
  * `baton init` then `baton init --undo` gives every file Baton edits its bytes back: a one-line `.mcp.json`, a
@@ -11,20 +11,13 @@ import { gitIn, makeRepo, tempDir } from '../helpers/git-repo.js';
  * keeps its layout.
  */
 function setup() {
-  const repo = makeRepo();
-  const home = tempDir('baton-user-');
-  const env = {
-    BATON_HOME: tempDir('baton-home-'),
-    HOME: home,
-    CLAUDE_CONFIG_DIR: undefined,
-    CODEX_HOME: undefined,
-  };
+  const { repo, env, baton: run } = hookWorkspace({ CLAUDE_CONFIG_DIR: undefined, CODEX_HOME: undefined });
   const baton = async (...args: string[]) => {
-    const r = await runCli(args, { cwd: repo, env });
+    const r = await run(args);
     expect(r.code, `baton ${args.join(' ')}\n${r.stdout}\n${r.stderr}`).toBe(0);
     return r;
   };
-  return { repo, home, baton };
+  return { repo, home: env.HOME, baton };
 }
 
 const read = (path: string) => readFileSync(path, 'utf8');
